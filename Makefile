@@ -1,0 +1,88 @@
+# ssg and deploy. `make run` builds and serves the demo site; `make check`
+# runs every test. Both install missing Debian packages first (make deps).
+
+PREFIX	?= /usr/local
+DESTDIR	?=
+BINDIR	 = $(PREFIX)/bin
+DATADIR	 = $(PREFIX)/share/ssg
+MANDIR	 = $(PREFIX)/share/man
+
+VERSION	 = 0.1.0
+CC	?= cc
+CFLAGS	?= -O2 -g
+PKGS	 = libcmark-gfm yaml-0.1 libxxhash libmicrohttpd
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+	-Wall -Wextra -Issg -DSSG_VERSION='"$(VERSION)"' \
+	-DSSG_DATADIR='"$(DATADIR)"' $(CFLAGS)
+PKG_CFLAGS = $$(pkg-config --cflags $(PKGS))
+LIBS	 = $$(pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lpthread
+
+# The generator as a library (used by ssg and deploy), module by module.
+LIBSSG_OBJS = \
+	ssg/buf.o ssg/build.o ssg/check.o ssg/cli.o ssg/config.o ssg/content.o \
+	ssg/datetime.o ssg/diag.o ssg/escape.o ssg/feed.o ssg/frontmatter.o \
+	ssg/fsutil.o ssg/hash.o ssg/locale.o ssg/markdown.o ssg/mem.o \
+	ssg/output.o ssg/pool.o ssg/render.o ssg/serve.o ssg/siteindex.o \
+	ssg/slug.o ssg/template.o ssg/theme.o ssg/utf8.o ssg/value.o \
+	ssg/yamldoc.o
+
+UNIT_TESTS = \
+	tests/unit/test_buf tests/unit/test_config tests/unit/test_datetime \
+	tests/unit/test_escape tests/unit/test_frontmatter \
+	tests/unit/test_markdown tests/unit/test_slug tests/unit/test_template tests/unit/test_value
+
+all: bin/ssg
+
+.c.o:
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+
+ssg/libssg.a: $(LIBSSG_OBJS)
+	rm -f $@
+	ar rcs $@ $(LIBSSG_OBJS)
+
+bin/ssg: ssg/main.o ssg/libssg.a
+	@mkdir -p bin
+	$(CC) $(ALL_CFLAGS) -o $@ ssg/main.o ssg/libssg.a $(LIBS)
+
+tests/unit/test_%: tests/unit/test_%.o tests/unit/tap.o ssg/libssg.a
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/tap.o ssg/libssg.a $(LIBS)
+
+-include ssg/*.d tests/unit/*.d
+
+# Debian packages needed to build, and to run the tests.
+DEB_BUILD = build-essential pkg-config libcmark-gfm-dev \
+	libcmark-gfm-extensions-dev libyaml-dev libxxhash-dev \
+	libmicrohttpd-dev libgit2-dev libcurl4-openssl-dev libarchive-dev \
+	zlib1g-dev libbrotli-dev
+DEB_TEST = libxml2-utils curl mandoc
+FREEBSD_PKGS = pkgconf cmark libyaml xxhash libmicrohttpd libgit2 curl \
+	libarchive brotli
+
+deps:
+	@DEB="$(DEB_BUILD) $(DEB_EXTRA)" FREEBSD="$(FREEBSD_PKGS)" sh tests/deps.sh
+
+deps-test:
+	@DEB="$(DEB_BUILD) $(DEB_TEST)" FREEBSD="$(FREEBSD_PKGS)" sh tests/deps.sh
+
+run: deps all
+	bin/ssg build -C content
+	bin/ssg serve -C content --no-build
+
+check: deps-test all $(UNIT_TESTS)
+	sh tests/run.sh
+
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	cp bin/ssg $(DESTDIR)$(BINDIR)/ssg
+	chmod 755 $(DESTDIR)$(BINDIR)/ssg
+	rm -rf $(DESTDIR)$(DATADIR)/themes
+	cp -R themes $(DESTDIR)$(DATADIR)/themes
+	cp ssg/ssg.1 $(DESTDIR)$(MANDIR)/man1/ssg.1
+	cp ssg/site.yaml.5 $(DESTDIR)$(MANDIR)/man5/site.yaml.5
+
+clean:
+	rm -rf bin ssg/*.o ssg/*.d ssg/*.a tests/unit/*.o tests/unit/*.d \
+		$(UNIT_TESTS)
+
+.PHONY: all deps deps-test run check install clean

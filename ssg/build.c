@@ -1,0 +1,425 @@
+#include "build.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "buf.h"
+#include "config.h"
+#include "content.h"
+#include "datetime.h"
+#include "diag.h"
+#include "fsutil.h"
+#include "hash.h"
+#include "markdown.h"
+#include "mem.h"
+#include "output.h"
+#include "pool.h"
+#include "render.h"
+#include "siteindex.h"
+#include "template.h"
+#include "theme.h"
+
+struct source {
+	char		*path;
+	char		*rel;
+	enum content_kind kind;
+	int		 from_drafts;
+	int		 ok;
+};
+
+struct build {
+	const struct build_opts	*o;
+	struct build_stats	*st;
+	struct diag		*d;
+	struct site_config	 c;
+	struct arena		*arena;
+	char			*site_dir;
+	char			*out_dir;
+	char			*builtin;
+	struct source		*src;
+	size_t			 nsrc, capsrc;
+	struct post		*items;	/* parallel to src */
+	struct post		*posts, *pages;
+	struct site_index	 ix;
+	struct tmpl_set		*tmpl;
+	struct render		*render;
+	struct page_job		*jobs;
+	size_t			 njobs;
+	struct manifest		*manifest;
+	time_t			 now;
+	size_t			 done;
+	int			 failed;
+};
+
+static double
+now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static char *
+site_path(const struct build *b, const char *p)
+{
+	return path_join(b->site_dir, p);
+}
+
+static void
+progress(struct build *b, const char *stage, size_t done, size_t total)
+{
+	if (b->o->progress)
+		b->o->progress(stage, done, total, b->o->progress_arg);
+}
+
+static int
+load_config(struct build *b)
+{
+	const struct build_opts *o = b->o;
+	char *path = o->config ? xstrdup(o->config) :
+	    site_path(b, "site.yaml");
+	const char *const *kv;
+	int rc = 0;
+
+	config_init(&b->c);
+	if (config_load(&b->c, path, 0, b->d) == -1)
+		rc = -1;
+	free(path);
+	for (kv = o->set; kv && *kv; kv++) {
+		const char *eq = strchr(*kv, '=');
+		char *key;
+
+		if (eq == NULL) {
+			diag_error(b->d, "--set", 0, "'%s': expected "
+			    "KEY=VALUE", *kv);
+			rc = -1;
+			continue;
+		}
+		key = xstrndup(*kv, (size_t)(eq - *kv));
+		if (config_set(&b->c, key, eq + 1, "--set", b->d) == -1)
+			rc = -1;
+		free(key);
+	}
+	if (o->output_dir && config_set(&b->c, "output_dir", o->output_dir,
+	    "--output", b->d) == -1)
+		rc = -1;
+	if (o->theme && config_set(&b->c, "theme", o->theme, "--theme",
+	    b->d) == -1)
+		rc = -1;
+	if (o->site_url && config_set(&b->c, "site_url", o->site_url,
+	    "--site-url", b->d) == -1)
+		rc = -1;
+	if (strpbrk(b->c.rss_filename, "/\\") != NULL ||
+	    b->c.rss_filename[0] == '.' || b->c.rss_filename[0] == '\0') {
+		diag_error(b->d, "site.yaml", 0, "rss_filename '%s' must be a "
+		    "plain file name", b->c.rss_filename);
+		rc = -1;
+	}
+	if (dt_set_timezone(b->c.timezone) == -1)
+		diag_warn(b->d, "site.yaml", 0, "unknown timezone '%s': "
+		    "using UTC", b->c.timezone);
+	return rc;
+}
+
+static int
+add_source(const char *path, const char *rel, const struct stat *st,
+    void *arg)
+{
+	struct build *b = arg;
+	struct source *s;
+
+	(void)st;
+	if (!content_is_source(path))
+		return 0;
+	xgrow((void **)&b->src, &b->capsrc, b->nsrc + 1, sizeof(*b->src));
+	s = &b->src[b->nsrc++];
+	memset(s, 0, sizeof(*s));
+	s->path = xstrdup(path);
+	s->rel = xstrdup(rel);
+	return 0;
+}
+
+/* Lists sources of one folder, marking their kind. */
+static void
+scan(struct build *b, const char *dir, enum content_kind kind, int drafts)
+{
+	char *p = site_path(b, dir);
+	size_t first = b->nsrc, i;
+
+	fs_walk(p, add_source, b);
+	for (i = first; i < b->nsrc; i++) {
+		b->src[i].kind = kind;
+		b->src[i].from_drafts = drafts;
+	}
+	free(p);
+}
+
+static void
+load_one(size_t i, void *arg)
+{
+	struct build *b = arg;
+	struct source *s = &b->src[i];
+
+	s->ok = content_load(&b->items[i], s->kind, s->path, s->rel, &b->c,
+	    b->arena, b->d) == 0;
+}
+
+static int
+load_sources(struct build *b, size_t threads)
+{
+	struct post *posts, *pages;
+	size_t i, np = 0, ng = 0;
+
+	scan(b, b->c.posts_dir, CONTENT_POST, 0);
+	scan(b, b->c.pages_dir, CONTENT_PAGE, 0);
+	if (b->o->drafts)
+		scan(b, b->c.drafts_dir, CONTENT_POST, 1);
+	b->items = xcalloc(b->nsrc + 1, sizeof(*b->items));
+	progress(b, "read", 0, b->nsrc);
+	if (b->o->strict) {
+		/* in order, so the first problem is the one reported */
+		for (i = 0; i < b->nsrc; i++) {
+			load_one(i, b);
+			if (!b->src[i].ok)
+				return -1;
+		}
+	} else
+		pool_for(threads, b->nsrc, load_one, b);
+	progress(b, "read", b->nsrc, b->nsrc);
+
+	posts = b->posts = xcalloc(b->nsrc + 1, sizeof(*posts));
+	pages = b->pages = xcalloc(b->nsrc + 1, sizeof(*pages));
+	for (i = 0; i < b->nsrc; i++) {
+		struct post *p = &b->items[i];
+
+		if (!b->src[i].ok) {
+			b->st->skipped++;
+			continue;
+		}
+		if (p->draft && !b->o->drafts) {
+			b->st->drafts++;
+			continue;
+		}
+		if (p->kind == CONTENT_PAGE) {
+			pages[ng++] = *p;
+			continue;
+		}
+		if (p->date > b->now && !b->o->future) {
+			b->st->drafts++;
+			continue;
+		}
+		posts[np++] = *p;
+	}
+	b->st->posts = np;
+	b->st->pages = ng;
+	return siteindex_build(&b->ix, posts, np, pages, ng, b->d);
+}
+
+static int
+pick_theme(struct build *b, char **sheet)
+{
+	char *site_themes = site_path(b, b->c.themes_dir), **names;
+	size_t n, i;
+	int rc = 0;
+
+	if (strcmp(b->c.theme, "random") == 0) {
+		n = theme_list(site_themes, b->builtin, &names);
+		if (n > 0)
+			config_set(&b->c, "theme", names[(size_t)b->now % n],
+			    "random", b->d);
+		for (i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+	}
+	*sheet = theme_stylesheet(b->c.theme, site_themes, b->builtin);
+	if (*sheet == NULL) {
+		diag_error(b->d, "site.yaml", 0, "theme '%s' not found (no "
+		    "%s/%s/style.css and no built-in theme of that name; "
+		    "`ssg themes` lists them)", b->c.theme, b->c.themes_dir,
+		    b->c.theme);
+		rc = -1;
+	}
+	snprintf(b->st->theme, sizeof(b->st->theme), "%s", b->c.theme);
+	free(site_themes);
+	return rc;
+}
+
+static int
+load_templates(struct build *b)
+{
+	char *site_templates = site_path(b, b->c.templates_dir);
+	int rc;
+
+	b->tmpl = tmpl_set_new();
+	rc = theme_load_templates(b->tmpl, b->builtin, site_templates, b->d);
+	free(site_templates);
+	return rc;
+}
+
+static void
+render_one(size_t i, void *arg)
+{
+	struct build *b = arg;
+	struct page_job *j = &b->jobs[i];
+	struct buf out = BUF_INIT, err = BUF_INIT;
+	int changed;
+
+	if (render_page(b->render, j, &out, &err) == -1) {
+		diag_error(b->d, j->out_path, 0, "%s", err.ptr);
+		b->failed = 1;
+	} else if (output_write(b->out_dir, j->out_path, out.ptr, out.len,
+	    &changed, b->d) == -1)
+		b->failed = 1;
+	else {
+		manifest_add(b->manifest, j->out_path);
+		if (changed)
+			__atomic_add_fetch(&b->st->written, 1, __ATOMIC_RELAXED);
+	}
+	buf_release(&out);
+	buf_release(&err);
+	if (__atomic_add_fetch(&b->done, 1, __ATOMIC_RELAXED) % 64 == 0)
+		progress(b, "render", b->done, b->njobs);
+}
+
+static int
+copy_static(const char *path, const char *rel, const struct stat *st,
+    void *arg)
+{
+	struct build *b = arg;
+	int changed;
+
+	(void)st;
+	if (output_copy(path, b->out_dir, rel, &changed, b->d) == -1)
+		return 0;
+	manifest_add(b->manifest, rel);
+	b->st->outputs++;
+	if (changed)
+		b->st->written++;
+	return 0;
+}
+
+static char *
+manifest_path(const struct build *b)
+{
+	struct buf p = BUF_INIT;
+	char hex[17];
+	char *path;
+
+	/* one list per output folder, so --output elsewhere keeps its own */
+	hash_hex(hash64(b->out_dir, strlen(b->out_dir)), hex);
+	buf_printf(&p, ".ssg-cache/outputs-%s.txt", hex);
+	path = site_path(b, p.ptr);
+	buf_release(&p);
+	return path;
+}
+
+int
+ssg_build(const struct build_opts *o, struct build_stats *st,
+    struct diag *d)
+{
+	struct build b;
+	struct manifest *old = NULL;
+	char *sheet = NULL, *mpath = NULL, *static_dir = NULL;
+	size_t threads, i, errors_before = diag_count(d, DIAG_ERROR);
+	double t0 = now_seconds();
+	int rc = -1, changed;
+
+	memset(&b, 0, sizeof(b));
+	memset(st, 0, sizeof(*st));
+	b.o = o;
+	b.st = st;
+	b.d = d;
+	b.now = time(NULL);
+	b.site_dir = xstrdup(o->site_dir ? o->site_dir : ".");
+	b.arena = arena_new();
+	threads = o->jobs > 0 ? (size_t)o->jobs : pool_cpus();
+	markdown_init();
+
+	if (load_config(&b) == -1)
+		goto out;
+	b.out_dir = site_path(&b, b.c.output_dir);
+	snprintf(st->output, sizeof(st->output), "%s", b.out_dir);
+	if (o->themes_builtin == NULL) {
+		diag_error(d, NULL, 0, "the built-in themes folder was not "
+		    "found (set SSG_DATADIR to the folder that holds themes/)");
+		goto out;
+	}
+	b.builtin = xstrdup(o->themes_builtin);
+	if (pick_theme(&b, &sheet) == -1 || load_templates(&b) == -1)
+		goto out;
+	if (load_sources(&b, threads) == -1 && o->strict)
+		goto out;
+	if (o->strict && diag_count(d, DIAG_ERROR) > errors_before)
+		goto out;
+
+	if (fs_mkdirs(b.out_dir) == -1) {
+		diag_error(d, b.out_dir, 0, "cannot create the output folder: "
+		    "%s", strerror(errno));
+		goto out;
+	}
+	b.manifest = manifest_new();
+	old = manifest_new();
+	mpath = manifest_path(&b);
+	manifest_load(old, mpath);
+
+	b.render = render_new(&b.c, &b.ix, b.tmpl, b.now);
+	b.njobs = render_plan(b.render, &b.jobs);
+	st->outputs = b.njobs;
+	progress(&b, "render", 0, b.njobs);
+	pool_for(threads, b.njobs, render_one, &b);
+	progress(&b, "render", b.njobs, b.njobs);
+
+	/* the stylesheet, then static files (which may replace it) */
+	{
+		struct buf css = BUF_INIT;
+
+		if (fs_read(sheet, &css) == -1)
+			diag_error(d, sheet, 0, "cannot read: %s",
+			    strerror(errno));
+		else if (output_write(b.out_dir, "css/style.css", css.ptr,
+		    css.len, &changed, d) == 0) {
+			manifest_add(b.manifest, "css/style.css");
+			st->outputs++;
+			st->written += changed;
+		}
+		buf_release(&css);
+	}
+	static_dir = site_path(&b, b.c.static_dir);
+	fs_walk(static_dir, copy_static, &b);
+
+	st->removed = manifest_remove_stale(old, b.manifest, b.out_dir, d);
+	if (manifest_save(b.manifest, mpath) == -1)
+		diag_warn(d, mpath, 0, "cannot save the list of outputs: %s",
+		    strerror(errno));
+	rc = diag_count(d, DIAG_ERROR) > errors_before || b.failed ? -1 : 0;
+out:
+	st->seconds = now_seconds() - t0;
+	if (b.jobs)
+		render_jobs_free(b.jobs, b.njobs);
+	render_free(b.render);
+	tmpl_set_free(b.tmpl);
+	siteindex_release(&b.ix);
+	manifest_free(b.manifest);
+	manifest_free(old);
+	for (i = 0; i < b.nsrc; i++) {
+		free(b.src[i].path);
+		free(b.src[i].rel);
+	}
+	free(b.src);
+	free(b.items);
+	free(b.posts);
+	free(b.pages);
+	free(sheet);
+	free(mpath);
+	free(static_dir);
+	free(b.builtin);
+	free(b.out_dir);
+	free(b.site_dir);
+	arena_free(b.arena);
+	config_release(&b.c);
+	return rc;
+}

@@ -1,0 +1,281 @@
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "fsutil.h"
+#include "mem.h"
+#include "yamldoc.h"
+
+enum ckind { CK_STR, CK_INT, CK_BOOL };
+
+struct ckey {
+	const char	*name;
+	enum ckind	 kind;
+	size_t		 off;
+	const char	*def;
+	int		 min, max;	/* CK_INT bounds */
+	const char	*doc;
+};
+
+#define S(f, d, doc)		{ #f, CK_STR, offsetof(struct site_config, f), d, 0, 0, doc }
+#define I(f, d, lo, hi, doc)	{ #f, CK_INT, offsetof(struct site_config, f), d, lo, hi, doc }
+#define B(f, d, doc)		{ #f, CK_BOOL, offsetof(struct site_config, f), d, 0, 0, doc }
+
+/* The one list of settings: name, default, meaning. */
+static const struct ckey keys[] = {
+	S(site_title, "My new site", "the site's name, in every page's title and header"),
+	S(site_description, "A blog built with ssg", "one line about the site, for the home page, feeds and search engines"),
+	S(site_url, "http://localhost:8000", "the public address of the site; its path part prefixes every link"),
+	S(author_name, "Anonymous", "default author of posts that name none"),
+	S(author_email, "anonymous@example.com", "default author e-mail (feeds)"),
+	S(site_lang, "en", "language code of the site (html lang, feeds, translated strings)"),
+	S(theme, "default", "stylesheet folder under themes_dir, or 'random'"),
+	S(custom_css, "", "extra stylesheet URL path (e.g. /css/custom.css from static/), linked after the theme"),
+	S(url_slug_format, "Year/Month/Day/slug", "post URL: Year, Month, Day and slug are replaced"),
+	S(page_url_format, "slug", "page URL: 'slug' (from the title or slug field) or 'filename'"),
+	S(date_format, "%Y-%m-%d %H:%M:%S %z", "strftime(3) format of dates shown on pages"),
+	S(timezone, "local", "time zone of shown dates: 'local', 'GMT' or a zone name like Europe/Rome"),
+	B(show_timezone, "false", "show the time zone after dates"),
+	I(posts_per_page, "10", 1, 10000, "posts on each page of the home page list"),
+	B(index_show_full_content, "false", "show whole posts on the home page instead of excerpts"),
+	S(rss_filename, "rss.xml", "file name of the main feed"),
+	I(rss_item_limit, "15", 1, 100000, "posts in each feed"),
+	B(rss_include_full_content, "false", "put whole posts in feeds instead of descriptions"),
+	B(enable_archives, "true", "write /archives/ pages by year and month"),
+	B(archives_list_all_posts, "false", "list every post on the main archive page"),
+	B(enable_tag_rss, "true", "write a feed for each tag"),
+	B(enable_author_pages, "false", "write /authors/ pages"),
+	B(enable_author_rss, "false", "write a feed for each author"),
+	I(show_authors_menu_threshold, "2", 0, 100000, "authors needed before the Authors menu item shows"),
+	B(enable_related_posts, "true", "list related posts (by shared tags) under each post"),
+	I(related_posts_count, "3", 0, 100, "how many related posts"),
+	B(git_lastmod, "false", "take a post's lastmod from the last git commit that touched it"),
+	B(clean_output, "false", "empty the output folder before each build (forces a full build)"),
+	B(precompress_assets, "false", "write .gz and .br beside html, css, xml, js, svg, json, txt"),
+	B(rebuild_after_post, "true", "build after `ssg new post`"),
+	B(rebuild_after_edit, "true", "build after `ssg edit`"),
+	S(posts_dir, "posts", "folder of posts (Markdown or HTML)"),
+	S(pages_dir, "pages", "folder of pages"),
+	S(drafts_dir, "drafts", "folder of drafts, built only with --drafts"),
+	S(static_dir, "static", "folder copied as is into the output root"),
+	S(output_dir, "output", "where the site is written"),
+	S(templates_dir, "templates", "site templates that override the theme's of the same name"),
+	S(themes_dir, "themes", "site themes, searched before the built-in ones"),
+};
+
+#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+
+static char **
+str_field(struct site_config *c, const struct ckey *k)
+{
+	return (char **)((char *)c + k->off);
+}
+
+static int *
+int_field(struct site_config *c, const struct ckey *k)
+{
+	return (int *)((char *)c + k->off);
+}
+
+static const struct ckey *
+find_key(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (strcmp(keys[i].name, name) == 0)
+			return &keys[i];
+	return NULL;
+}
+
+static int
+parse_bool(const char *s)
+{
+	static const char *const yes[] = { "true", "yes", "on", "1" };
+	static const char *const no[] = { "false", "no", "off", "0" };
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		if (strcasecmp(s, yes[i]) == 0)
+			return 1;
+		if (strcasecmp(s, no[i]) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+/* Stores text into k's field; 0 or -1 after an error at file:line. */
+static int
+set_value(struct site_config *c, const struct ckey *k, const char *text,
+    const char *file, int line, struct diag *d)
+{
+	char *end, **sp;
+	long v;
+	int b;
+
+	switch (k->kind) {
+	case CK_STR:
+		sp = str_field(c, k);
+		free(*sp);
+		*sp = xstrdup(text);
+		if (strcmp(k->name, "site_url") == 0) {
+			size_t n = strlen(*sp);
+
+			while (n > 0 && (*sp)[n - 1] == '/')
+				(*sp)[--n] = '\0';
+		}
+		return 0;
+	case CK_INT:
+		errno = 0;
+		v = strtol(text, &end, 10);
+		if (errno || end == text || *end != '\0' || v < k->min ||
+		    v > k->max) {
+			diag_error(d, file, line, "%s: '%s' is not a whole "
+			    "number from %d to %d", k->name, text, k->min,
+			    k->max);
+			return -1;
+		}
+		*int_field(c, k) = (int)v;
+		return 0;
+	case CK_BOOL:
+		if ((b = parse_bool(text)) == -1) {
+			diag_error(d, file, line, "%s: '%s' is not true or "
+			    "false", k->name, text);
+			return -1;
+		}
+		*int_field(c, k) = b;
+		return 0;
+	}
+	return -1;
+}
+
+void
+config_init(struct site_config *c)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < NKEYS; i++)
+		set_value(c, &keys[i], keys[i].def, NULL, 0, NULL);
+}
+
+void
+config_release(struct site_config *c)
+{
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (keys[i].kind == CK_STR)
+			free(*str_field(c, &keys[i]));
+	memset(c, 0, sizeof(*c));
+}
+
+int
+config_load(struct site_config *c, const char *path, int optional,
+    struct diag *d)
+{
+	struct buf text = BUF_INIT;
+	struct ynode *root;
+	const struct ynode *n;
+	const struct ckey *k;
+	const char *v;
+	int rc = 0;
+
+	if (fs_read(path, &text) == -1) {
+		buf_release(&text);
+		if (optional && errno == ENOENT)
+			return 0;
+		diag_error(d, path, 0, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	root = ynode_parse(text.ptr, text.len, path, 1, d);
+	buf_release(&text);
+	if (root == NULL)
+		return -1;
+	if (root->kind != YNODE_MAP) {
+		diag_error(d, path, root->line, "expected 'key: value' lines");
+		ynode_free(root);
+		return -1;
+	}
+	for (n = root->child; n != NULL; n = n->next) {
+		if ((k = find_key(n->key)) == NULL) {
+			diag_warn(d, path, n->line, "unknown setting '%s' "
+			    "(ignored; `ssg config` lists them)", n->key);
+			continue;
+		}
+		if (n->kind != YNODE_SCALAR) {
+			diag_error(d, path, n->line, "%s: expected a single "
+			    "value", n->key);
+			rc = -1;
+			continue;
+		}
+		v = ynode_str(n);
+		if (set_value(c, k, v ? v : "", path, n->line, d) == -1)
+			rc = -1;
+	}
+	ynode_free(root);
+	return rc;
+}
+
+int
+config_set(struct site_config *c, const char *key, const char *value,
+    const char *origin, struct diag *d)
+{
+	const struct ckey *k = find_key(key);
+
+	if (k == NULL) {
+		diag_error(d, origin, 0, "unknown setting '%s'", key);
+		return -1;
+	}
+	return set_value(c, k, value, origin, 0, d);
+}
+
+const char *
+config_get(const struct site_config *c, const char *key)
+{
+	static _Thread_local char num[32];
+	const struct ckey *k = find_key(key);
+	struct site_config *m = (struct site_config *)c;
+
+	if (k == NULL)
+		return NULL;
+	switch (k->kind) {
+	case CK_STR:
+		return *str_field(m, k);
+	case CK_INT:
+		snprintf(num, sizeof(num), "%d", *int_field(m, k));
+		return num;
+	case CK_BOOL:
+		return *int_field(m, k) ? "true" : "false";
+	}
+	return NULL;
+}
+
+void
+config_describe(const struct site_config *c, FILE *fp)
+{
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++)
+		fprintf(fp, "%-28s %-24s # %s (default: %s)\n", keys[i].name,
+		    config_get(c, keys[i].name), keys[i].doc,
+		    keys[i].def[0] ? keys[i].def : "empty");
+}
+
+const char *
+config_base_path(const struct site_config *c)
+{
+	const char *s = strstr(c->site_url, "://");
+
+	if (s == NULL)
+		return "";
+	s = strchr(s + 3, '/');
+	return s ? s : "";
+}

@@ -1,0 +1,82 @@
+#ifndef SSG_CONFIG_H
+#define SSG_CONFIG_H
+
+#include <stdio.h>
+
+struct diag;
+
+/*
+ * The site's settings: BSSG's config.sh variables as snake_case keys in
+ * site.yaml, with BSSG's defaults. Every key is listed, with its default
+ * and meaning, in the table in config.c; `ssg config` prints it.
+ */
+struct site_config {
+	/* site */
+	char	*site_title;
+	char	*site_description;
+	char	*site_url;		/* no trailing slash */
+	char	*author_name;
+	char	*author_email;
+	char	*site_lang;
+	/* look */
+	char	*theme;
+	char	*custom_css;
+	/* content */
+	char	*url_slug_format;
+	char	*page_url_format;
+	char	*date_format;
+	char	*timezone;
+	int	 show_timezone;
+	int	 posts_per_page;
+	int	 index_show_full_content;
+	/* lists and feeds */
+	char	*rss_filename;
+	int	 rss_item_limit;
+	int	 rss_include_full_content;
+	int	 enable_archives;
+	int	 archives_list_all_posts;
+	int	 enable_tag_rss;
+	int	 enable_author_pages;
+	int	 enable_author_rss;
+	int	 show_authors_menu_threshold;
+	int	 enable_related_posts;
+	int	 related_posts_count;
+	int	 git_lastmod;
+	/* build */
+	int	 clean_output;
+	int	 precompress_assets;
+	int	 rebuild_after_post;
+	int	 rebuild_after_edit;
+	/* folders, relative to the site folder */
+	char	*posts_dir;
+	char	*pages_dir;
+	char	*drafts_dir;
+	char	*static_dir;
+	char	*output_dir;
+	char	*templates_dir;
+	char	*themes_dir;
+};
+
+/* Fills c with the defaults. Release with config_release. */
+void	config_init(struct site_config *c);
+void	config_release(struct site_config *c);
+/*
+ * Reads path (site.yaml) over the current values. A missing file is not an
+ * error when optional is set. Unknown keys are warnings; bad values are
+ * errors naming the line. Returns 0, or -1 if any error was recorded.
+ */
+int	config_load(struct site_config *c, const char *path, int optional,
+	    struct diag *d);
+/* Sets one key from text (a command-line override); origin names it in
+ * messages. Returns 0 or -1 (unknown key or bad value). */
+int	config_set(struct site_config *c, const char *key, const char *value,
+	    const char *origin, struct diag *d);
+/* The value of key as text ("true"/"false" for booleans), or NULL if the
+ * key is unknown. The pointer is valid until the next call. */
+const char *config_get(const struct site_config *c, const char *key);
+/* Prints every key with its current value and description. */
+void	config_describe(const struct site_config *c, FILE *fp);
+/* The path part of site_url ("" or "/blog"), which prefixes every link. */
+const char *config_base_path(const struct site_config *c);
+
+#endif

@@ -1,0 +1,273 @@
+#include "content.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "config.h"
+#include "datetime.h"
+#include "diag.h"
+#include "frontmatter.h"
+#include "fsutil.h"
+#include "markdown.h"
+#include "mem.h"
+#include "slug.h"
+#include "utf8.h"
+
+#define EXCERPT_MAX 300
+
+int
+content_is_source(const char *path)
+{
+	const char *ext = path_ext(path);
+
+	return strcmp(ext, "md") == 0 || strcmp(ext, "markdown") == 0 ||
+	    strcmp(ext, "html") == 0;
+}
+
+struct tag_acc {
+	struct post	*p;
+	struct arena	*a;
+	size_t		 cap;
+};
+
+static void
+add_tag(const char *name, size_t n, void *arg)
+{
+	struct tag_acc *acc = arg;
+	struct post *p = acc->p;
+	struct buf s = BUF_INIT;
+	char *nm = xstrndup(name, n);
+	size_t i;
+
+	slug_append(&s, nm);
+	free(nm);
+	if (s.len == 0) {
+		/* A tag in a script with no ASCII form: keep it addressable. */
+		buf_adds(&s, "tag-");
+		for (i = 0; i < n; i++)
+			buf_printf(&s, "%02x", (unsigned char)name[i]);
+	}
+	for (i = 0; i < p->ntags; i++)
+		if (strcmp(p->tags[i].slug, s.ptr) == 0)
+			goto out;	/* same tag twice */
+	if (p->ntags == acc->cap) {
+		struct tag_ref *nt;
+
+		acc->cap = acc->cap ? acc->cap * 2 : 8;
+		nt = arena_alloc(acc->a, acc->cap * sizeof(*nt));
+		if (p->ntags)
+			memcpy(nt, p->tags, p->ntags * sizeof(*nt));
+		p->tags = nt;
+	}
+	p->tags[p->ntags].name = arena_strndup(acc->a, name, n);
+	p->tags[p->ntags].slug = arena_strdup(acc->a, s.ptr);
+	p->ntags++;
+out:
+	buf_release(&s);
+}
+
+/* The file name without folders, extension and BSSG's date prefix. */
+static void
+name_slug(struct buf *out, const char *rel)
+{
+	const char *base = path_base(rel), *dot = strrchr(base, '.');
+	char *stem = xstrndup(base, dot ? (size_t)(dot - base) : strlen(base));
+	const char *s = stem;
+	int y, m, d;
+
+	if (sscanf(s, "%4d-%2d-%2d-", &y, &m, &d) == 3 && strlen(s) > 11 &&
+	    s[4] == '-' && s[7] == '-' && s[10] == '-')
+		s += 11;
+	slug_append(out, s);
+	free(stem);
+}
+
+/* url_slug_format with Year, Month, Day and slug replaced. */
+static void
+post_url(struct buf *out, const char *fmt, time_t date, const char *slug)
+{
+	int y, m, d;
+
+	dt_ymd(date, &y, &m, &d);
+	while (*fmt) {
+		if (strncmp(fmt, "Year", 4) == 0) {
+			buf_printf(out, "%04d", y);
+			fmt += 4;
+		} else if (strncmp(fmt, "Month", 5) == 0) {
+			buf_printf(out, "%02d", m);
+			fmt += 5;
+		} else if (strncmp(fmt, "Day", 3) == 0) {
+			buf_printf(out, "%02d", d);
+			fmt += 3;
+		} else if (strncmp(fmt, "slug", 4) == 0) {
+			buf_adds(out, slug);
+			fmt += 4;
+		} else
+			buf_addc(out, *fmt++);
+	}
+}
+
+/* 1 if every segment of the URL path is a safe slug. */
+static int
+url_is_safe(const char *url)
+{
+	char *copy = xstrdup(url), *seg, *save = NULL;
+	int ok = 1;
+
+	for (seg = strtok_r(copy, "/", &save); seg != NULL;
+	    seg = strtok_r(NULL, "/", &save))
+		if (!slug_is_safe(seg))
+			ok = 0;
+	free(copy);
+	return ok;
+}
+
+static char *
+opt_str(const struct frontmatter *fm, const char *key, struct arena *a)
+{
+	const char *s = fm_str(fm, key);
+
+	return s && *s ? arena_strdup(a, s) : NULL;
+}
+
+int
+content_load(struct post *p, enum content_kind kind, const char *path,
+    const char *rel, const struct site_config *c, struct arena *a,
+    struct diag *d)
+{
+	struct buf text = BUF_INIT, s = BUF_INIT;
+	struct frontmatter fm;
+	struct md_out md;
+	struct tag_acc acc;
+	struct stat st;
+	const char *v;
+	int rc = -1, bad, b, errs = 0;
+
+	memset(p, 0, sizeof(*p));
+	memset(&fm, 0, sizeof(fm));
+	md_out_init(&md);
+	p->kind = kind;
+	p->src = arena_strdup(a, path);
+	if (stat(path, &st) == -1 || fs_read(path, &text) == -1) {
+		diag_error(d, path, 0, "cannot read: %s", strerror(errno));
+		goto out;
+	}
+	if ((bad = utf8_check(text.ptr, text.len)) != 0) {
+		diag_error(d, path, bad, "not valid UTF-8 text");
+		goto out;
+	}
+	if (memchr(text.ptr, '\0', text.len) != NULL) {
+		diag_error(d, path, 0, "contains NUL bytes");
+		goto out;
+	}
+	if (frontmatter_parse(&fm, text.ptr, text.len, path, d) == -1)
+		goto out;
+
+	if ((v = fm_str(&fm, "title")) == NULL || *v == '\0') {
+		diag_error(d, path, fm.root ? 1 : 0, "no title (add 'title: ...' "
+		    "to the front matter)");
+		errs++;
+	} else
+		p->title = arena_strdup(a, v);
+
+	p->date = st.st_mtime;
+	if ((v = fm_str(&fm, "date")) != NULL && dt_parse(v, &p->date) == -1) {
+		diag_error(d, path, fm_line(&fm, "date"), "unknown date '%s' "
+		    "(expected YYYY-MM-DD, optionally with HH:MM[:SS] and "
+		    "+ZZZZ, or RFC 3339)", v);
+		errs++;
+	} else if (v == NULL && kind == CONTENT_POST)
+		diag_warn(d, path, 0, "no date: using the file's "
+		    "modification time");
+	p->lastmod = p->date;
+	if ((v = fm_str(&fm, "lastmod")) != NULL &&
+	    dt_parse(v, &p->lastmod) == -1) {
+		diag_error(d, path, fm_line(&fm, "lastmod"), "unknown date "
+		    "'%s' in lastmod", v);
+		errs++;
+	}
+	if ((b = fm_bool(&fm, "draft")) == -1) {
+		diag_error(d, path, fm_line(&fm, "draft"), "draft: expected "
+		    "true or false");
+		errs++;
+	}
+	p->draft = b == 1;
+	if ((b = fm_bool(&fm, "secondary")) == -1) {
+		diag_error(d, path, fm_line(&fm, "secondary"), "secondary: "
+		    "expected true or false");
+		errs++;
+	}
+	p->secondary = b == 1;
+	if (errs)
+		goto out;
+
+	p->description = opt_str(&fm, "description", a);
+	p->image = opt_str(&fm, "image", a);
+	p->image_caption = opt_str(&fm, "image_caption", a);
+	p->author_name = opt_str(&fm, "author_name", a);
+	p->author_email = opt_str(&fm, "author_email", a);
+	acc.p = p;
+	acc.a = a;
+	acc.cap = 0;
+	fm_tags(&fm, "tags", add_tag, &acc);
+
+	/* slug: front matter, else title, else file name */
+	if ((v = fm_str(&fm, "slug")) != NULL)
+		slug_append(&s, v);
+	if (s.len == 0 && kind == CONTENT_PAGE &&
+	    strcmp(c->page_url_format, "filename") == 0)
+		name_slug(&s, rel);
+	if (s.len == 0)
+		slug_append(&s, p->title);
+	if (s.len == 0)
+		name_slug(&s, rel);
+	if (s.len == 0)
+		buf_printf(&s, "post-%lld", (long long)p->date);
+	p->slug = arena_strdup(a, s.ptr);
+
+	p->is_html = strcmp(path_ext(path), "html") == 0;
+	if (p->is_html) {
+		buf_add(&md.html, fm.body, fm.body_len);
+		html_plain_text(fm.body, fm.body_len, EXCERPT_MAX, &md);
+	} else if (markdown_render(fm.body, fm.body_len, EXCERPT_MAX,
+	    &md) == -1) {
+		diag_error(d, path, fm.body_line, "Markdown could not be "
+		    "parsed");
+		goto out;
+	}
+	p->html = arena_strndup(a, md.html.ptr, md.html.len);
+	p->excerpt = arena_strdup(a, md.excerpt.ptr);
+	p->words = md.words;
+	if (p->description == NULL)
+		p->description = p->excerpt;
+
+	buf_clear(&s);
+	buf_addc(&s, '/');
+	if (kind == CONTENT_POST)
+		post_url(&s, c->url_slug_format, p->date, p->slug);
+	else
+		buf_adds(&s, p->slug);
+	if (s.ptr[s.len - 1] != '/')
+		buf_addc(&s, '/');
+	if (!url_is_safe(s.ptr)) {
+		diag_error(d, path, fm_line(&fm, "slug"), "URL '%s' (from "
+		    "url_slug_format '%s') is not a safe path", s.ptr,
+		    c->url_slug_format);
+		goto out;
+	}
+	p->url = arena_strdup(a, s.ptr);
+	buf_adds(&s, "index.html");
+	p->out_path = arena_strdup(a, s.ptr + 1);
+	rc = 0;
+out:
+	frontmatter_release(&fm);
+	md_out_release(&md);
+	buf_release(&text);
+	buf_release(&s);
+	return rc;
+}

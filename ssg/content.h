@@ -1,0 +1,61 @@
+#ifndef SSG_CONTENT_H
+#define SSG_CONTENT_H
+
+#include <stddef.h>
+#include <time.h>
+
+struct arena;
+struct diag;
+struct site_config;
+
+/*
+ * Posts and pages: one source file each (Markdown, or HTML passed through
+ * as BSSG does), read into this model. Strings live in the build's arena.
+ */
+enum content_kind {
+	CONTENT_POST,
+	CONTENT_PAGE
+};
+
+struct tag_ref {
+	char	*name;		/* as first written */
+	char	*slug;		/* URL form; tags equal after folding share it */
+};
+
+struct post {
+	enum content_kind kind;
+	char		*src;		/* path of the source (for messages) */
+	char		*title;
+	char		*slug;
+	char		*description;	/* front matter, or the excerpt */
+	char		*excerpt;	/* plain text */
+	char		*image;
+	char		*image_caption;
+	char		*author_name;	/* NULL: the site's */
+	char		*author_email;
+	struct tag_ref	*tags;
+	size_t		 ntags;
+	time_t		 date;
+	time_t		 lastmod;	/* == date when not given */
+	int		 draft;
+	int		 secondary;	/* pages: under the Pages menu */
+	int		 is_html;
+	char		*html;		/* the rendered body */
+	size_t		 words;
+	char		*url;		/* from the site root, "/2025/04/07/x/" */
+	char		*out_path;	/* relative output file */
+};
+
+/*
+ * Reads the file at path into p. rel is the path inside its folder (for
+ * slugs and URL formats); now is the build time (used for files without a
+ * date). Returns 0, or -1 after recording every problem found in the file
+ * as "path:line: problem".
+ */
+int	content_load(struct post *p, enum content_kind kind, const char *path,
+	    const char *rel, const struct site_config *c, struct arena *a,
+	    struct diag *d);
+/* 1 if path names a source file (.md, .markdown, .html). */
+int	content_is_source(const char *path);
+
+#endif

@@ -1,0 +1,313 @@
+#include "fsutil.h"
+
+#include <sys/stat.h>
+#include <sys/time.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mem.h"
+
+int
+fs_read(const char *path, struct buf *out)
+{
+	char chunk[65536];
+	ssize_t n;
+	int fd, saved;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n == 0)
+			break;
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			saved = errno;
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+		buf_add(out, chunk, (size_t)n);
+	}
+	close(fd);
+	return 0;
+}
+
+int
+fs_mkdirs(const char *path)
+{
+	char *p, *s;
+	int rc = 0;
+
+	if (fs_is_dir(path))
+		return 0;
+	p = xstrdup(path);
+	for (s = p + 1; ; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		if (s[-1] != '/') {
+			char c = *s;
+
+			*s = '\0';
+			if (mkdir(p, 0755) == -1 && errno != EEXIST) {
+				rc = -1;
+				break;
+			}
+			*s = c;
+		}
+		if (*s == '\0')
+			break;
+	}
+	if (rc == 0 && !fs_is_dir(path)) {
+		errno = ENOTDIR;
+		rc = -1;
+	}
+	free(p);
+	return rc;
+}
+
+int
+fs_mkparents(const char *path)
+{
+	char *p = xstrdup(path), *slash;
+	int rc = 0;
+
+	slash = strrchr(p, '/');
+	if (slash != NULL && slash != p) {
+		*slash = '\0';
+		rc = fs_mkdirs(p);
+	}
+	free(p);
+	return rc;
+}
+
+static int
+write_all(int fd, const char *data, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		w = write(fd, data, n);
+		if (w == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		data += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* A name beside path that no other writer (thread or process) uses. */
+static char *
+temp_name(const char *path)
+{
+	static atomic_uint counter;
+	struct buf b = BUF_INIT;
+	const char *base = path_base(path);
+
+	buf_add(&b, path, (size_t)(base - path));
+	buf_printf(&b, ".%s.%ld.%u.tmp", base, (long)getpid(),
+	    atomic_fetch_add(&counter, 1));
+	return buf_detach(&b, NULL);
+}
+
+int
+fs_write_atomic(const char *path, const void *data, size_t n)
+{
+	char *tmp;
+	int fd, saved;
+
+	if (fs_mkparents(path) == -1)
+		return -1;
+	tmp = temp_name(path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd == -1)
+		goto fail;
+	if (write_all(fd, data, n) == -1 || close(fd) == -1) {
+		saved = errno;
+		close(fd);
+		unlink(tmp);
+		errno = saved;
+		goto fail;
+	}
+	if (rename(tmp, path) == -1) {
+		saved = errno;
+		unlink(tmp);
+		errno = saved;
+		goto fail;
+	}
+	free(tmp);
+	return 0;
+fail:
+	free(tmp);
+	return -1;
+}
+
+int
+fs_copy_atomic(const char *src, const char *dst)
+{
+	struct buf b = BUF_INIT;
+	struct stat st;
+	struct timespec times[2];
+	int rc = -1;
+
+	if (stat(src, &st) == -1 || fs_read(src, &b) == -1)
+		goto out;
+	if (fs_write_atomic(dst, b.ptr, b.len) == -1)
+		goto out;
+	times[0] = st.st_atim;
+	times[1] = st.st_mtim;
+	utimensat(AT_FDCWD, dst, times, 0);
+	rc = 0;
+out:
+	buf_release(&b);
+	return rc;
+}
+
+int
+fs_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int
+fs_is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int
+fs_remove_tree(const char *path)
+{
+	struct stat st;
+	struct dirent *de;
+	DIR *dir;
+	char *child;
+	int rc = 0;
+
+	if (lstat(path, &st) == -1)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	if ((dir = opendir(path)) == NULL)
+		return -1;
+	while ((de = readdir(dir)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		child = path_join(path, de->d_name);
+		if (fs_remove_tree(child) == -1)
+			rc = -1;
+		free(child);
+	}
+	closedir(dir);
+	if (rmdir(path) == -1)
+		rc = -1;
+	return rc;
+}
+
+static int
+cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+walk(const char *dirpath, const char *rel, fs_walk_fn fn, void *arg, int depth)
+{
+	DIR *dir;
+	struct dirent *de;
+	struct stat st;
+	char **names = NULL, *full, *crel;
+	size_t n = 0, cap = 0, i;
+	int rc = 0;
+
+	if (depth > 64)
+		return 0;
+	if ((dir = opendir(dirpath)) == NULL)
+		return errno == ENOENT ? 0 : -1;
+	while ((de = readdir(dir)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		xgrow((void **)&names, &cap, n + 1, sizeof(*names));
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(dir);
+	qsort(names, n, sizeof(*names), cmp_names);
+	for (i = 0; i < n; i++) {
+		if (rc != 0) {
+			free(names[i]);
+			continue;
+		}
+		full = path_join(dirpath, names[i]);
+		crel = *rel ? path_join(rel, names[i]) : xstrdup(names[i]);
+		if (stat(full, &st) == 0) {
+			if (S_ISDIR(st.st_mode))
+				rc = walk(full, crel, fn, arg, depth + 1);
+			else if (S_ISREG(st.st_mode))
+				rc = fn(full, crel, &st, arg);
+		} else if (lstat(full, &st) == 0 && S_ISLNK(st.st_mode)) {
+			/* a dangling link is reported by whoever reads it */
+			rc = fn(full, crel, &st, arg);
+		}
+		free(full);
+		free(crel);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+int
+fs_walk(const char *root, fs_walk_fn fn, void *arg)
+{
+	return walk(root, "", fn, arg, 0);
+}
+
+char *
+path_join(const char *a, const char *b)
+{
+	struct buf out = BUF_INIT;
+	size_t la;
+
+	if (b[0] == '/' || a[0] == '\0')
+		return xstrdup(b);
+	la = strlen(a);
+	while (la > 1 && a[la - 1] == '/')
+		la--;
+	buf_add(&out, a, la);
+	if (!(la == 1 && a[0] == '/'))
+		buf_addc(&out, '/');
+	buf_adds(&out, b);
+	return buf_detach(&out, NULL);
+}
+
+const char *
+path_base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+const char *
+path_ext(const char *path)
+{
+	const char *base = path_base(path), *dot = strrchr(base, '.');
+
+	return dot && dot != base ? dot + 1 : "";
+}

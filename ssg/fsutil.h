@@ -1,0 +1,50 @@
+#ifndef SSG_FSUTIL_H
+#define SSG_FSUTIL_H
+
+#include <sys/stat.h>
+
+#include <stddef.h>
+
+#include "buf.h"
+
+/*
+ * File system helpers. All return 0 on success and -1 with errno set on
+ * failure; the caller names the file in its diagnostic.
+ */
+
+/* Appends the whole file to out. */
+int	fs_read(const char *path, struct buf *out);
+/* mkdir -p with mode 0755. */
+int	fs_mkdirs(const char *path);
+/* Creates the parent folders of path. */
+int	fs_mkparents(const char *path);
+/* Writes data to a temporary file beside path, then renames it over path,
+ * so readers see the old file or the new one, never a part. Creates the
+ * parent folders. */
+int	fs_write_atomic(const char *path, const void *data, size_t n);
+/* Copies src to dst the same way, keeping src's mtime. */
+int	fs_copy_atomic(const char *src, const char *dst);
+int	fs_is_dir(const char *path);
+int	fs_is_file(const char *path);
+/* rm -rf; a missing path is not an error. Never follows symlinks. */
+int	fs_remove_tree(const char *path);
+
+/*
+ * Calls fn for every regular file (and dangling symlink, so that readers
+ * report it) under root (recursively, names sorted,
+ * hidden names starting with '.' skipped), with the full path, the path
+ * relative to root and its stat. fn returning -1 stops the walk. A missing
+ * root walks nothing.
+ */
+typedef int (*fs_walk_fn)(const char *path, const char *rel,
+    const struct stat *st, void *arg);
+int	fs_walk(const char *root, fs_walk_fn fn, void *arg);
+
+/* "a/b": a malloc'd join with exactly one slash; b absolute wins. */
+char	*path_join(const char *a, const char *b);
+/* The final component of path (pointer into it). */
+const char *path_base(const char *path);
+/* The extension of path's final component without the dot, or "". */
+const char *path_ext(const char *path);
+
+#endif

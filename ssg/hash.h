@@ -1,0 +1,12 @@
+#ifndef SSG_HASH_H
+#define SSG_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A fast 64-bit content hash (xxHash XXH3); not for security. */
+uint64_t	hash64(const void *data, size_t n);
+/* Appends 16 lowercase hex digits of h to out[17] (NUL-terminated). */
+void		hash_hex(uint64_t h, char out[17]);
+
+#endif

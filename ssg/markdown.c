@@ -1,0 +1,306 @@
+#include "markdown.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmark-gfm.h>
+#include <cmark-gfm-core-extensions.h>
+
+#include "escape.h"
+#include "mem.h"
+#include "slug.h"
+
+static const char *const extension_names[] = {
+	"table", "strikethrough", "autolink", "tasklist", "tagfilter"
+};
+
+/*
+ * cmark-gfm keeps the table of special inline characters in a global that
+ * each parse adds its extensions' characters to and removes them from when
+ * it ends, so two parses at once break each other (strikethrough and
+ * autolinks go missing). Parsing is serialised; rendering the tree to HTML
+ * touches no global state and runs in parallel.
+ */
+static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define MD_OPTIONS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES | \
+    CMARK_OPT_GITHUB_PRE_LANG)
+
+void
+markdown_init(void)
+{
+	cmark_gfm_core_extensions_ensure_registered();
+}
+
+void
+md_out_init(struct md_out *o)
+{
+	buf_init(&o->html);
+	buf_init(&o->excerpt);
+	o->words = 0;
+}
+
+void
+md_out_release(struct md_out *o)
+{
+	buf_release(&o->html);
+	buf_release(&o->excerpt);
+	o->words = 0;
+}
+
+int
+reading_minutes(size_t words)
+{
+	size_t m = (words + 199) / 200;
+
+	return m < 1 ? 1 : (int)m;
+}
+
+static size_t
+count_words(const char *s, size_t n)
+{
+	size_t i, w = 0;
+	int in = 0;
+
+	for (i = 0; i < n; i++) {
+		if (isspace((unsigned char)s[i]))
+			in = 0;
+		else if (!in) {
+			in = 1;
+			w++;
+		}
+	}
+	return w;
+}
+
+/* Appends text to the excerpt with single spaces, until it is full. */
+static void
+excerpt_add(struct buf *ex, const char *s, size_t n, size_t max, int *full)
+{
+	size_t i;
+	int space = ex->len > 0 && ex->ptr[ex->len - 1] == ' ';
+
+	for (i = 0; i < n && !*full; i++) {
+		if (isspace((unsigned char)s[i])) {
+			if (!space && ex->len > 0)
+				buf_addc(ex, ' ');
+			space = 1;
+			continue;
+		}
+		space = 0;
+		buf_addc(ex, s[i]);
+		if (ex->len >= max)
+			*full = 1;
+	}
+}
+
+/* Cuts an over-long excerpt at the last space and marks the cut. */
+static void
+excerpt_finish(struct buf *ex, int full)
+{
+	size_t cut;
+
+	while (ex->len > 0 && ex->ptr[ex->len - 1] == ' ')
+		buf_truncate(ex, ex->len - 1);
+	if (!full)
+		return;
+	cut = ex->len;
+	while (cut > 0 && ex->ptr[cut - 1] != ' ')
+		cut--;
+	if (cut > ex->len / 2)
+		buf_truncate(ex, cut - 1);
+	/* never leave half a UTF-8 sequence */
+	while (ex->len > 0 && ((unsigned char)ex->ptr[ex->len - 1] & 0xc0) == 0x80)
+		buf_truncate(ex, ex->len - 1);
+	if (ex->len > 0 && (unsigned char)ex->ptr[ex->len - 1] >= 0xc0)
+		buf_truncate(ex, ex->len - 1);
+	while (ex->len > 0 && strchr(" ,;:.", ex->ptr[ex->len - 1]))
+		buf_truncate(ex, ex->len - 1);
+	buf_adds(ex, "\xe2\x80\xa6");
+}
+
+/* Plain text of a node's inline content. */
+static void
+node_text(cmark_node *node, struct buf *out)
+{
+	cmark_iter *it = cmark_iter_new(node);
+	cmark_event_type ev;
+	cmark_node *n;
+	const char *lit;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		n = cmark_iter_get_node(it);
+		if (ev == CMARK_EVENT_EXIT) {
+			/* block boundaries separate words */
+			if ((cmark_node_get_type(n) & CMARK_NODE_TYPE_MASK) ==
+			    CMARK_NODE_TYPE_BLOCK)
+				buf_addc(out, ' ');
+			continue;
+		}
+		switch (cmark_node_get_type(n)) {
+		case CMARK_NODE_TEXT:
+		case CMARK_NODE_CODE:
+			if ((lit = cmark_node_get_literal(n)) != NULL)
+				buf_adds(out, lit);
+			break;
+		case CMARK_NODE_SOFTBREAK:
+		case CMARK_NODE_LINEBREAK:
+			buf_addc(out, ' ');
+			break;
+		default:
+			break;
+		}
+	}
+	cmark_iter_free(it);
+}
+
+/*
+ * Replaces each heading with a custom block that prints <hN id="slug">, so
+ * cmark renders the id without any post-processing of its HTML.
+ */
+static void
+add_heading_ids(cmark_node *doc)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	cmark_node *n, **heads = NULL, *blk, *child;
+	char **seen = NULL;
+	size_t nheads = 0, cap = 0, nseen = 0, scap = 0, i, j;
+	struct buf text = BUF_INIT, id = BUF_INIT, tag = BUF_INIT;
+	size_t base;
+	int level, dup;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		n = cmark_iter_get_node(it);
+		if (ev == CMARK_EVENT_ENTER &&
+		    cmark_node_get_type(n) == CMARK_NODE_HEADING) {
+			xgrow((void **)&heads, &cap, nheads + 1, sizeof(*heads));
+			heads[nheads++] = n;
+		}
+	}
+	cmark_iter_free(it);
+	for (i = 0; i < nheads; i++) {
+		n = heads[i];
+		level = cmark_node_get_heading_level(n);
+		buf_clear(&text);
+		buf_clear(&id);
+		node_text(n, &text);
+		slug_append(&id, text.ptr);
+		if (id.len == 0)
+			buf_printf(&id, "section-%zu", i + 1);
+		/* unique within the page: slug, slug-1, slug-2 ... */
+		base = id.len;
+		for (dup = 1;; dup++) {
+			for (j = 0; j < nseen; j++)
+				if (strcmp(seen[j], id.ptr) == 0)
+					break;
+			if (j == nseen)
+				break;
+			buf_truncate(&id, base);
+			buf_printf(&id, "-%d", dup);
+		}
+		xgrow((void **)&seen, &scap, nseen + 1, sizeof(*seen));
+		seen[nseen++] = xstrdup(id.ptr);
+		blk = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
+		buf_clear(&tag);
+		buf_printf(&tag, "<h%d id=\"", level);
+		esc_html(&tag, id.ptr, id.len);
+		buf_adds(&tag, "\">");
+		cmark_node_set_on_enter(blk, tag.ptr);
+		buf_clear(&tag);
+		buf_printf(&tag, "</h%d>", level);
+		cmark_node_set_on_exit(blk, tag.ptr);
+		while ((child = cmark_node_first_child(n)) != NULL) {
+			cmark_node_unlink(child);
+			cmark_node_append_child(blk, child);
+		}
+		cmark_node_replace(n, blk);
+		cmark_node_free(n);
+	}
+	for (j = 0; j < nseen; j++)
+		free(seen[j]);
+	free(seen);
+	free(heads);
+	buf_release(&text);
+	buf_release(&id);
+	buf_release(&tag);
+}
+
+static void
+collect_excerpt(cmark_node *doc, struct buf *ex, size_t max, size_t *words)
+{
+	cmark_node *n;
+	struct buf t = BUF_INIT;
+	int full = 0;
+
+	/* Words over the whole text; excerpt from paragraphs only. */
+	node_text(doc, &t);
+	*words = count_words(t.ptr, t.len);
+	for (n = cmark_node_first_child(doc); n != NULL && !full;
+	    n = cmark_node_next(n)) {
+		if (cmark_node_get_type(n) != CMARK_NODE_PARAGRAPH)
+			continue;
+		buf_clear(&t);
+		node_text(n, &t);
+		excerpt_add(ex, t.ptr, t.len, max, &full);
+	}
+	excerpt_finish(ex, full);
+	buf_release(&t);
+}
+
+int
+markdown_render(const char *src, size_t n, size_t excerpt_max,
+    struct md_out *o)
+{
+	cmark_parser *p;
+	cmark_node *doc;
+	cmark_syntax_extension *ext;
+	char *html;
+	size_t i;
+
+	pthread_mutex_lock(&parse_lock);
+	p = cmark_parser_new(MD_OPTIONS);
+	for (i = 0; i < sizeof(extension_names) / sizeof(*extension_names); i++)
+		if ((ext = cmark_find_syntax_extension(extension_names[i])))
+			cmark_parser_attach_syntax_extension(p, ext);
+	cmark_parser_feed(p, src, n);
+	doc = cmark_parser_finish(p);
+	pthread_mutex_unlock(&parse_lock);
+	if (doc == NULL) {
+		cmark_parser_free(p);
+		return -1;
+	}
+	collect_excerpt(doc, &o->excerpt, excerpt_max, &o->words);
+	add_heading_ids(doc);
+	html = cmark_render_html(doc, MD_OPTIONS, cmark_parser_get_syntax_extensions(p));
+	buf_adds(&o->html, html);
+	free(html);
+	cmark_node_free(doc);
+	cmark_parser_free(p);
+	return 0;
+}
+
+void
+html_plain_text(const char *html, size_t n, size_t excerpt_max,
+    struct md_out *o)
+{
+	struct buf t = BUF_INIT;
+	size_t i;
+	int in_tag = 0, full = 0;
+
+	for (i = 0; i < n; i++) {
+		if (html[i] == '<')
+			in_tag = 1;
+		else if (html[i] == '>' && in_tag) {
+			in_tag = 0;
+			buf_addc(&t, ' ');
+		} else if (!in_tag)
+			buf_addc(&t, html[i]);
+	}
+	o->words = count_words(t.ptr, t.len);
+	excerpt_add(&o->excerpt, t.ptr, t.len, excerpt_max, &full);
+	excerpt_finish(&o->excerpt, full);
+	buf_release(&t);
+}

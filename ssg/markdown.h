@@ -1,0 +1,38 @@
+#ifndef SSG_MARKDOWN_H
+#define SSG_MARKDOWN_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+/*
+ * Markdown to HTML with cmark-gfm and its extensions (tables,
+ * strikethrough, autolink, tasklist, footnotes). Raw HTML passes through,
+ * as BSSG does. Every heading gets an id (its slug, made unique with -1,
+ * -2 ...) so it can be linked as #anchor.
+ */
+
+/* Registers the extensions; call once before any thread renders. */
+void	markdown_init(void);
+
+struct md_out {
+	struct buf	html;		/* the rendered body */
+	struct buf	excerpt;	/* plain text of the first paragraphs */
+	size_t		words;		/* words in the whole text */
+};
+
+void	md_out_init(struct md_out *o);
+void	md_out_release(struct md_out *o);
+/* Renders src[0..n) into o (which must be initialised). excerpt_max bounds
+ * the excerpt in bytes; it is cut at a word boundary and ends with "…" when
+ * cut. Returns 0, or -1 if cmark failed to parse. Thread-safe. */
+int	markdown_render(const char *src, size_t n, size_t excerpt_max,
+	    struct md_out *o);
+/* Plain text and word count of an HTML fragment (for .html posts): tags
+ * dropped, entities left as they are. */
+void	html_plain_text(const char *html, size_t n, size_t excerpt_max,
+	    struct md_out *o);
+/* Minutes to read `words` at 200 words a minute, at least 1. */
+int	reading_minutes(size_t words);
+
+#endif

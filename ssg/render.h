@@ -1,0 +1,55 @@
+#ifndef SSG_RENDER_H
+#define SSG_RENDER_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "buf.h"
+
+struct site_config;
+struct site_index;
+struct tmpl_set;
+
+/*
+ * Rendering: the list of every output file of a site (the plan) and one
+ * function per page kind that turns a plan entry into bytes. Renders only
+ * read the shared model, so pool workers may render in parallel.
+ */
+enum page_kind {
+	PAGE_POST,	/* arg: index in ix->posts */
+	PAGE_PAGE,	/* arg: index in ix->pages */
+	PAGE_HOME,	/* arg: page number from 1 */
+	PAGE_TAGS,
+	PAGE_TAG,	/* arg: index in ix->tags */
+	PAGE_404,
+	PAGE_RSS,
+	PAGE_SITEMAP,
+	PAGE_ROBOTS,
+	PAGE_KIND_COUNT
+};
+
+struct page_job {
+	enum page_kind	 kind;
+	size_t		 arg;
+	char		*out_path;	/* relative to the output folder */
+	char		*url;		/* from the root, "" for non-pages */
+};
+
+struct render;
+
+/* Builds the shared, read-only part of every page context. The three
+ * arguments must outlive the result. Call after dt_set_timezone. */
+struct render	*render_new(const struct site_config *c,
+		    const struct site_index *ix, const struct tmpl_set *t,
+		    time_t now);
+void		 render_free(struct render *r);
+/* Every output of the site, in a stable order. Caller frees with
+ * render_jobs_free. */
+size_t		 render_plan(const struct render *r, struct page_job **jobs);
+void		 render_jobs_free(struct page_job *jobs, size_t n);
+/* Appends the bytes of job j to out. Returns 0, or -1 when a template is
+ * missing (a message is written into err). */
+int		 render_page(const struct render *r, const struct page_job *j,
+		    struct buf *out, struct buf *err);
+
+#endif

@@ -1,0 +1,176 @@
+#include "siteindex.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "diag.h"
+#include "mem.h"
+
+static int
+cmp_posts(const void *a, const void *b)
+{
+	const struct post *p = *(struct post *const *)a;
+	const struct post *q = *(struct post *const *)b;
+	int c;
+
+	if (p->date != q->date)
+		return p->date > q->date ? -1 : 1;
+	if ((c = strcmp(p->title, q->title)) != 0)
+		return c;
+	return strcmp(p->url, q->url);
+}
+
+static int
+cmp_pages(const void *a, const void *b)
+{
+	const struct post *p = *(struct post *const *)a;
+	const struct post *q = *(struct post *const *)b;
+	int c;
+
+	if ((c = strcasecmp(p->title, q->title)) != 0)
+		return c;
+	return strcmp(p->url, q->url);
+}
+
+static int
+cmp_url(const void *a, const void *b)
+{
+	const struct post *p = *(struct post *const *)a;
+	const struct post *q = *(struct post *const *)b;
+	int c;
+
+	if ((c = strcmp(p->url, q->url)) != 0)
+		return c;
+	return strcmp(p->src, q->src);
+}
+
+static int
+cmp_tags(const void *a, const void *b)
+{
+	const struct tag_info *s = a, *t = b;
+	int c;
+
+	if ((c = strcasecmp(s->name, t->name)) != 0)
+		return c;
+	return strcmp(s->slug, t->slug);
+}
+
+static int
+cmp_tag_slug(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct tag_info *)elem)->slug);
+}
+
+/* Every URL must belong to one source only. */
+static int
+check_urls(struct post **all, size_t n, struct diag *d)
+{
+	size_t i;
+	int rc = 0;
+
+	qsort(all, n, sizeof(*all), cmp_url);
+	for (i = 1; i < n; i++) {
+		if (strcmp(all[i - 1]->url, all[i]->url) != 0)
+			continue;
+		diag_error(d, all[i]->src, 0, "URL %s is also the URL of %s "
+		    "(give one of them another slug)", all[i]->url,
+		    all[i - 1]->src);
+		rc = -1;
+	}
+	return rc;
+}
+
+static void
+index_tags(struct site_index *ix)
+{
+	struct tag_info *t;
+	size_t i, j, k, cap = 0, *caps = NULL, n;
+
+	/* Collect distinct slugs in post order (newest first). */
+	for (i = 0; i < ix->nposts; i++) {
+		for (j = 0; j < ix->posts[i]->ntags; j++) {
+			const struct tag_ref *r = &ix->posts[i]->tags[j];
+
+			for (k = 0; k < ix->ntags; k++)
+				if (strcmp(ix->tags[k].slug, r->slug) == 0)
+					break;
+			if (k == ix->ntags) {
+				n = cap;
+				xgrow((void **)&ix->tags, &cap, k + 1,
+				    sizeof(*ix->tags));
+				xgrow((void **)&caps, &n, cap, sizeof(*caps));
+				memset(&ix->tags[k], 0, sizeof(ix->tags[k]));
+				ix->tags[k].name = r->name;
+				ix->tags[k].slug = r->slug;
+				caps[k] = 0;
+				ix->ntags++;
+			}
+			t = &ix->tags[k];
+			xgrow((void **)&t->posts, &caps[k], t->nposts + 1,
+			    sizeof(*t->posts));
+			t->posts[t->nposts++] = ix->posts[i];
+		}
+	}
+	free(caps);
+	qsort(ix->tags, ix->ntags, sizeof(*ix->tags), cmp_tags);
+}
+
+int
+siteindex_build(struct site_index *ix, struct post *posts, size_t np,
+    struct post *pages, size_t ng, struct diag *d)
+{
+	struct post **all;
+	size_t i;
+	int rc;
+
+	memset(ix, 0, sizeof(*ix));
+	ix->posts = xcalloc(np + 1, sizeof(*ix->posts));
+	ix->pages = xcalloc(ng + 1, sizeof(*ix->pages));
+	all = xcalloc(np + ng + 1, sizeof(*all));
+	for (i = 0; i < np; i++) {
+		ix->posts[ix->nposts++] = &posts[i];
+		all[i] = &posts[i];
+	}
+	for (i = 0; i < ng; i++) {
+		all[np + i] = &pages[i];
+		if (strcmp(pages[i].slug, "index") == 0 && ix->home == NULL) {
+			/* A custom home page replaces the post list at /. */
+			ix->home = &pages[i];
+			continue;
+		}
+		ix->pages[ix->npages++] = &pages[i];
+	}
+	rc = check_urls(all, np + ng, d);
+	free(all);
+	qsort(ix->posts, ix->nposts, sizeof(*ix->posts), cmp_posts);
+	qsort(ix->pages, ix->npages, sizeof(*ix->pages), cmp_pages);
+	index_tags(ix);
+	return rc;
+}
+
+void
+siteindex_release(struct site_index *ix)
+{
+	size_t i;
+
+	for (i = 0; i < ix->ntags; i++)
+		free(ix->tags[i].posts);
+	free(ix->tags);
+	free(ix->posts);
+	free(ix->pages);
+	memset(ix, 0, sizeof(*ix));
+}
+
+const struct tag_info *
+siteindex_tag(const struct site_index *ix, const char *slug)
+{
+	size_t i;
+
+	/* Tags are sorted by name, not slug: a linear scan is fine for the
+	 * few hundred tags a site has. */
+	for (i = 0; i < ix->ntags; i++)
+		if (cmp_tag_slug(slug, &ix->tags[i]) == 0)
+			return &ix->tags[i];
+	return NULL;
+}

@@ -1,0 +1,35 @@
+#ifndef SSG_THEME_H
+#define SSG_THEME_H
+
+#include <stddef.h>
+
+struct diag;
+struct tmpl_set;
+
+/*
+ * Themes, as in BSSG: one HTML structure (the .mustache files in themes/templates/) and
+ * a theme is a stylesheet, themes/NAME/style.css. A site overrides any
+ * template with a file of the same name in its templates_dir and adds
+ * themes in its themes_dir, searched before the built-in ones.
+ */
+
+/*
+ * The folder that holds the built-in themes/ (with templates/ inside):
+ * $SSG_DATADIR if set, else found from the program's path (a source tree's
+ * themes/ beside bin/, or PREFIX/share/ssg/themes). argv0 is argv[0].
+ * Returns a malloc'd path, or NULL when none is found.
+ */
+char	*theme_builtin_dir(const char *argv0);
+/* Loads every *.mustache of builtin/templates, then of site_templates (may
+ * be NULL or missing). Returns 0, or -1 after recording errors in d. */
+int	theme_load_templates(struct tmpl_set *t, const char *builtin,
+	    const char *site_templates, struct diag *d);
+/* The path of NAME/style.css in site_themes, else in builtin; NULL if
+ * neither has it. Caller frees. */
+char	*theme_stylesheet(const char *name, const char *site_themes,
+	    const char *builtin);
+/* Sorted names of all themes in both folders (no duplicates). Caller frees
+ * each name and the array. */
+size_t	theme_list(const char *site_themes, const char *builtin, char ***names);
+
+#endif

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Runs every test program and script; prints each one's result and, last,
+# the totals as "N passed, N failed". Exit status 1 if anything failed.
+cd "$(dirname "$0")/.." || exit 1
+SPEC=${MUSTACHE_SPEC:-$(pwd)/../shared/spec/mustache}
+PASSED=0
+FAILED=0
+LOG=$(mktemp)
+trap 'rm -f "$LOG"' EXIT
+
+run() {
+	name=$1
+	shift
+	start=$(date +%s)
+	"$@" >"$LOG" 2>&1
+	rc=$?
+	line=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$LOG" | tail -n 1)
+	p=$(printf '%s\n' "$line" | sed -n 's/^\([A-Za-z]*: \)\{0,1\}\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\2/p')
+	f=$(printf '%s\n' "$line" | sed -n 's/^\([A-Za-z]*: \)\{0,1\}\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\3/p')
+	if [ -z "$p" ]; then
+		p=0
+		f=1
+		line="no result line (exit $rc)"
+	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+		line="$line, but exit $rc"
+	fi
+	PASSED=$((PASSED + p))
+	FAILED=$((FAILED + f))
+	printf '%-32s %s (%ss)\n' "$name" "$line" "$(($(date +%s) - start))"
+	if [ "$f" -ne 0 ]; then
+		sed 's/^/    /' "$LOG" | tail -n 60
+	fi
+}
+
+for t in tests/unit/test_*; do
+	case $t in *.c|*.o|*.d) continue ;; esac
+	[ -x "$t" ] || continue
+	case $t in
+	*/test_template) run "${t#tests/}" "$t" "$SPEC" ;;
+	*) run "${t#tests/}" "$t" ;;
+	esac
+done
+for t in tests/e2e/*.sh; do
+	run "${t#tests/}" sh "$t"
+done
+if [ -d tests/deploy ]; then
+	for t in tests/deploy/*.sh tests/deploy/*/run.sh; do
+		[ -f "$t" ] || continue
+		run "${t#tests/}" sh "$t"
+	done
+fi
+echo
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]

@@ -1,0 +1,77 @@
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "mem.h"
+#include "tap.h"
+
+/* The invariants, checked after every operation. */
+static void
+check(const struct buf *b, const char *what)
+{
+	OK(b->ptr != NULL, "%s: ptr is never NULL", what);
+	OK(b->ptr[b->len] == '\0', "%s: NUL after len", what);
+	OK(b->cap == 0 || b->len < b->cap, "%s: len < cap", what);
+}
+
+int
+main(void)
+{
+	struct buf b = BUF_INIT;
+	char *s;
+	size_t n, i;
+	struct arena *a;
+
+	check(&b, "init");
+	IS_INT(b.len, 0, "empty length");
+	buf_adds(&b, "hello");
+	check(&b, "adds");
+	IS_STR(b.ptr, "hello", "adds");
+	buf_addc(&b, ' ');
+	buf_printf(&b, "%d-%s", 42, "x");
+	check(&b, "printf");
+	IS_STR(b.ptr, "hello 42-x", "printf appends");
+	buf_add(&b, "a\0b", 3);
+	check(&b, "add with NUL");
+	IS_INT(b.len, 13, "length counts embedded NUL");
+	buf_truncate(&b, 5);
+	check(&b, "truncate");
+	IS_STR(b.ptr, "hello", "truncate");
+	buf_truncate(&b, 100);
+	IS_INT(b.len, 5, "truncate past the end does nothing");
+	for (i = 0; i < 10000; i++)
+		buf_printf(&b, "%zu,", i);
+	check(&b, "growth");
+	OK(strstr(b.ptr, "9999,") != NULL, "large printf content kept");
+	buf_clear(&b);
+	check(&b, "clear");
+	IS_INT(b.len, 0, "clear empties");
+	buf_adds(&b, "owned");
+	s = buf_detach(&b, &n);
+	check(&b, "detach");
+	IS_STR(s, "owned", "detach hands over the string");
+	IS_INT(n, 5, "detach length");
+	IS_INT(b.len, 0, "detach resets");
+	free(s);
+	s = buf_detach(&b, NULL);
+	IS_STR(s, "", "detach of an empty buffer gives an empty string");
+	free(s);
+	buf_release(&b);
+	check(&b, "release");
+
+	a = arena_new();
+	for (i = 0; i < 5000; i++) {
+		char *p = arena_strdup(a, "arena string");
+
+		if (i == 4999)
+			IS_STR(p, "arena string", "arena copies");
+	}
+	OK(((uintptr_t)arena_alloc(a, 3) % sizeof(max_align_t)) == 0,
+	    "arena memory is aligned");
+	OK(arena_alloc(a, 1 << 20) != NULL, "arena serves blocks larger than its chunk");
+	arena_free(a);
+	arena_free(NULL);
+	return tap_done();
+}

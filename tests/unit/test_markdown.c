@@ -1,0 +1,54 @@
+#include <string.h>
+
+#include "markdown.h"
+#include "tap.h"
+
+static void
+render(const char *src, struct md_out *o)
+{
+	md_out_init(o);
+	OK(markdown_render(src, strlen(src), 80, o) == 0, "renders");
+}
+
+#define HAS(o, s) OK(strstr((o)->html.ptr, (s)) != NULL, "html has %s:\n%s", (s), (o)->html.ptr)
+
+int
+main(void)
+{
+	struct md_out o;
+
+	markdown_init();
+	render("# Title\n\n## Same\n\n## Same\n\ntext\n", &o);
+	HAS(&o, "<h1 id=\"title\">");
+	HAS(&o, "<h2 id=\"same\">");
+	HAS(&o, "<h2 id=\"same-1\">");
+	md_out_release(&o);
+
+	render("| a | b |\n|---|---|\n| 1 | 2 |\n\n~~gone~~ "
+	    "https://example.org\n\n- [x] done\n\nnote[^1]\n\n[^1]: foot\n", &o);
+	HAS(&o, "<table>");
+	HAS(&o, "<del>gone</del>");
+	HAS(&o, "<a href=\"https://example.org\">");
+	HAS(&o, "type=\"checkbox\" checked");
+	HAS(&o, "class=\"footnotes\"");
+	md_out_release(&o);
+
+	render("<div class=\"raw\">kept</div>\n\ntext <span>inline</span>\n", &o);
+	HAS(&o, "<div class=\"raw\">kept</div>");
+	HAS(&o, "<span>inline</span>");
+	md_out_release(&o);
+
+	render("First *para* here.\n\nSecond para with a lot more words that "
+	    "will certainly go past the limit of the excerpt length.\n", &o);
+	OK(strncmp(o.excerpt.ptr, "First para here. Second", 23) == 0,
+	    "excerpt is plain text: %s", o.excerpt.ptr);
+	OK(o.excerpt.len <= 80 + 3, "excerpt bounded: %zu", o.excerpt.len);
+	OK(strcmp(o.excerpt.ptr + o.excerpt.len - 3, "\xe2\x80\xa6") == 0,
+	    "cut excerpt ends with an ellipsis");
+	IS_INT(o.words, 21, "word count");
+	md_out_release(&o);
+
+	IS_INT(reading_minutes(0), 1, "at least a minute");
+	IS_INT(reading_minutes(401), 3, "401 words at 200/min");
+	return tap_done();
+}
