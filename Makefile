@@ -65,8 +65,7 @@ deps-test:
 	@DEB="$(DEB_BUILD) $(DEB_TEST)" FREEBSD="$(FREEBSD_PKGS)" sh tests/deps.sh
 
 run: deps all
-	bin/ssg build -C content
-	bin/ssg serve -C content --no-build
+	bin/ssg serve -C content
 
 check: deps-test all $(UNIT_TESTS)
 	sh tests/run.sh

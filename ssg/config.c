@@ -37,7 +37,7 @@ static const struct ckey keys[] = {
 	S(author_email, "anonymous@example.com", "default author e-mail (feeds)"),
 	S(site_lang, "en", "language code of the site (html lang, feeds, translated strings)"),
 	S(theme, "default", "stylesheet folder under themes_dir, or 'random'"),
-	S(custom_css, "", "extra stylesheet URL path (e.g. /css/custom.css from static/), linked after the theme"),
+	S(custom_css, "", "extra stylesheet linked after the theme (e.g. /css/custom.css from static/)"),
 	S(url_slug_format, "Year/Month/Day/slug", "post URL: Year, Month, Day and slug are replaced"),
 	S(page_url_format, "slug", "page URL: 'slug' (from the title or slug field) or 'filename'"),
 	S(date_format, "%Y-%m-%d %H:%M:%S %z", "strftime(3) format of dates shown on pages"),

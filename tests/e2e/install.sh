@@ -1,0 +1,33 @@
+#!/bin/sh
+# make install into a DESTDIR, then build with the installed program; the
+# man pages are clean and document every setting.
+. "$(dirname "$0")/../lib.sh"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+make -s -C "$ROOT" install DESTDIR="$T/root" PREFIX=/usr >"$T/log" 2>&1
+check "make install succeeds" test $? -eq 0
+check "ssg installed" test -x "$T/root/usr/bin/ssg"
+check "themes installed" test -f "$T/root/usr/share/ssg/themes/templates/base.mustache"
+check "ssg(1) installed" test -f "$T/root/usr/share/man/man1/ssg.1"
+check "site.yaml(5) installed" test -f "$T/root/usr/share/man/man5/site.yaml.5"
+cp -R "$ROOT/tests/fixtures/basic" "$T/site"
+(unset SSG_DATADIR; "$T/root/usr/bin/ssg" build -C "$T/site" -q)
+check "installed ssg finds its themes and builds" test -f "$T/site/output/index.html"
+(cd "$T" && PATH="$T/root/usr/bin:$PATH" ssg build -C "$T/site" -o out2 -q)
+check "installed ssg found through PATH builds" test -f "$T/site/out2/index.html"
+
+if command -v mandoc >/dev/null 2>&1; then
+	check "ssg.1 is clean under mandoc -Tlint" sh -c "cd '$ROOT/ssg' && mandoc -Tlint ssg.1 site.yaml.5"
+	check "site.yaml.5 is clean under mandoc -Tlint" sh -c "cd '$ROOT/ssg' && mandoc -Tlint site.yaml.5 ssg.1"
+else
+	fail "mandoc is not installed (make deps-test installs it)"
+fi
+"$SSG" config -C "$T/site" | awk '{print $1}' >"$T/keys"
+check "ssg config lists the settings" test "$(wc -l <"$T/keys")" -gt 30
+missing=""
+while read -r k; do
+	grep -q "^\.It Cm $k\$" "$ROOT/ssg/site.yaml.5" || missing="$missing $k"
+done <"$T/keys"
+check "site.yaml(5) documents every setting:$missing" test -z "$missing"
+summary
