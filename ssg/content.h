@@ -40,6 +40,7 @@ struct post {
 	int		 draft;
 	int		 secondary;	/* pages: under the Pages menu */
 	int		 is_html;
+	int		 dup;		/* shares its URL with another; left out */
 	char		*html;		/* the rendered body */
 	size_t		 words;
 	char		*url;		/* from the site root, "/2025/04/07/x/" */

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <cmark-gfm.h>
 #include <cmark-gfm-core-extensions.h>
@@ -282,21 +283,92 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 	return 0;
 }
 
+/* Tags after which words are apart: block elements and line breaks. */
+static int
+is_break_tag(const char *tag, size_t n)
+{
+	static const char *const blocks[] = { "p", "br", "div", "li", "ul",
+	    "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th",
+	    "table", "blockquote", "pre", "section", "article", "aside",
+	    "header", "footer", "figure", "figcaption", "hr", "dd", "dt" };
+	size_t i, len;
+
+	if (n > 0 && tag[0] == '/') {
+		tag++;
+		n--;
+	}
+	for (len = 0; len < n && isalnum((unsigned char)tag[len]); len++)
+		;
+	for (i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++)
+		if (strlen(blocks[i]) == len && strncasecmp(tag, blocks[i], len) == 0)
+			return 1;
+	return 0;
+}
+
+/* Decodes the entity at s (after '&'); returns bytes used, 0 if none. */
+static size_t
+decode_entity(const char *s, size_t n, struct buf *out)
+{
+	static const struct { const char *name, *text; } named[] = {
+		{ "amp;", "&" }, { "lt;", "<" }, { "gt;", ">" },
+		{ "quot;", "\"" }, { "apos;", "'" }, { "nbsp;", " " },
+		{ "#39;", "'" },
+	};
+	unsigned long cp;
+	char *end;
+	size_t i, len;
+
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+		len = strlen(named[i].name);
+		if (n >= len && strncmp(s, named[i].name, len) == 0) {
+			buf_adds(out, named[i].text);
+			return len;
+		}
+	}
+	if (n > 2 && s[0] == '#') {
+		cp = s[1] == 'x' || s[1] == 'X' ? strtoul(s + 2, &end, 16) :
+		    strtoul(s + 1, &end, 10);
+		if ((size_t)(end - s) < n && *end == ';' && cp > 0 &&
+		    cp < 0x110000 && !(cp >= 0xd800 && cp <= 0xdfff)) {
+			if (cp < 0x80)
+				buf_addc(out, (int)cp);
+			else if (cp < 0x800) {
+				buf_addc(out, (int)(0xc0 | (cp >> 6)));
+				buf_addc(out, (int)(0x80 | (cp & 0x3f)));
+			} else if (cp < 0x10000) {
+				buf_addc(out, (int)(0xe0 | (cp >> 12)));
+				buf_addc(out, (int)(0x80 | ((cp >> 6) & 0x3f)));
+				buf_addc(out, (int)(0x80 | (cp & 0x3f)));
+			} else {
+				buf_addc(out, (int)(0xf0 | (cp >> 18)));
+				buf_addc(out, (int)(0x80 | ((cp >> 12) & 0x3f)));
+				buf_addc(out, (int)(0x80 | ((cp >> 6) & 0x3f)));
+				buf_addc(out, (int)(0x80 | (cp & 0x3f)));
+			}
+			return (size_t)(end - s) + 1;
+		}
+	}
+	return 0;
+}
+
 void
 html_plain_text(const char *html, size_t n, size_t excerpt_max,
     struct md_out *o)
 {
 	struct buf t = BUF_INIT;
-	size_t i;
-	int in_tag = 0, full = 0;
+	const char *gt;
+	size_t i, used;
+	int full = 0;
 
 	for (i = 0; i < n; i++) {
-		if (html[i] == '<')
-			in_tag = 1;
-		else if (html[i] == '>' && in_tag) {
-			in_tag = 0;
-			buf_addc(&t, ' ');
-		} else if (!in_tag)
+		if (html[i] == '<' && (gt = memchr(html + i, '>', n - i))) {
+			if (is_break_tag(html + i + 1, (size_t)(gt - html) - i - 1))
+				buf_addc(&t, ' ');
+			i = (size_t)(gt - html);
+		} else if (html[i] == '&' &&
+		    (used = decode_entity(html + i + 1, n - i - 1, &t)) > 0)
+			i += used;
+		else
 			buf_addc(&t, html[i]);
 	}
 	o->words = count_words(t.ptr, t.len);

@@ -62,23 +62,41 @@ cmp_tag_slug(const void *key, const void *elem)
 	return strcmp(key, ((const struct tag_info *)elem)->slug);
 }
 
-/* Every URL must belong to one source only. */
+/*
+ * Every URL must belong to one source only. Of sources that share one, the
+ * first by path is kept and the others are marked (dup) and left out, so
+ * no page silently overwrites another.
+ */
 static int
 check_urls(struct post **all, size_t n, struct diag *d)
 {
-	size_t i;
+	size_t i, first = 0;
 	int rc = 0;
 
 	qsort(all, n, sizeof(*all), cmp_url);
 	for (i = 1; i < n; i++) {
-		if (strcmp(all[i - 1]->url, all[i]->url) != 0)
+		if (strcmp(all[first]->url, all[i]->url) != 0) {
+			first = i;
 			continue;
+		}
 		diag_error(d, all[i]->src, 0, "URL %s is also the URL of %s "
-		    "(give one of them another slug)", all[i]->url,
-		    all[i - 1]->src);
+		    "(give one of them another slug); left out", all[i]->url,
+		    all[first]->src);
+		all[i]->dup = 1;
 		rc = -1;
 	}
 	return rc;
+}
+
+static void
+drop_dups(struct post **list, size_t *n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < *n; i++)
+		if (!list[i]->dup)
+			list[k++] = list[i];
+	*n = k;
 }
 
 static void
@@ -143,6 +161,10 @@ siteindex_build(struct site_index *ix, struct post *posts, size_t np,
 	}
 	rc = check_urls(all, np + ng, d);
 	free(all);
+	drop_dups(ix->posts, &ix->nposts);
+	drop_dups(ix->pages, &ix->npages);
+	if (ix->home != NULL && ix->home->dup)
+		ix->home = NULL;
 	qsort(ix->posts, ix->nposts, sizeof(*ix->posts), cmp_posts);
 	qsort(ix->pages, ix->npages, sizeof(*ix->pages), cmp_pages);
 	index_tags(ix);

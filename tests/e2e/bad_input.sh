@@ -52,6 +52,7 @@ printf -- '---\ntitle: Good one\ndate: 2025-01-01\n---\nTwin.\n' >"$S/posts/twin
 "$SSG" build -C "$S" >"$T/out" 2>"$T/err"
 check "duplicate URL exits 1" test $? -eq 1
 check "duplicate URL names both files" grep -q "posts/twin.md: error: URL /2025/01/01/good-one/ is also the URL of .*posts/good.md" "$T/err"
+check "the first source keeps the URL" contains "$S/output/2025/01/01/good-one/index.html" "Fine."
 rm "$S/posts/twin.md"
 
 # Bad settings and usage.

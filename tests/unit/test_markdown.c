@@ -48,6 +48,14 @@ main(void)
 	IS_INT(o.words, 21, "word count");
 	md_out_release(&o);
 
+	md_out_init(&o);
+	html_plain_text("<p>A &lt;b&gt; &amp; <em>x</em>y &#233;&#x263A;</p><p>Next</p>",
+	    62, 200, &o);
+	IS_STR(o.excerpt.ptr, "A <b> & xy \xc3\xa9\xe2\x98\xba Next",
+	    "HTML excerpt: entities decoded, inline tags joined, blocks apart");
+	IS_INT(o.words, 6, "HTML word count");
+	md_out_release(&o);
+
 	IS_INT(reading_minutes(0), 1, "at least a minute");
 	IS_INT(reading_minutes(401), 3, "401 words at 200/min");
 	return tap_done();

@@ -1,0 +1,31 @@
+#ifndef SSG_CMD_H
+#define SSG_CMD_H
+
+/*
+ * The subcommands of ssg, one function each: (cli, argc, argv) with argv[0]
+ * the command's name. Each returns the exit status: 0, 1 for problems,
+ * 2 for bad usage. main.c holds the table.
+ */
+struct cli;
+
+struct command {
+	const char	*name;
+	int		(*run)(struct cli *, int, char **);
+	const char	*summary;
+};
+
+int	cmd_build(struct cli *, int, char **);
+int	cmd_serve(struct cli *, int, char **);
+int	cmd_check(struct cli *, int, char **);
+int	cmd_config(struct cli *, int, char **);
+int	cmd_themes(struct cli *, int, char **);
+int	cmd_version(struct cli *, int, char **);
+
+/* Prints a command's usage on stderr; returns 2. */
+int	cmd_bad_usage(const char *usage_text);
+/* Parses commands that take only -C DIR and --help. Returns 0, 1 after
+ * printing --help, or 2 after printing the usage for bad usage. */
+int	cmd_simple_args(struct cli *cli, int argc, char **argv,
+	    const char *usage_text);
+
+#endif

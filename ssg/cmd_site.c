@@ -1,0 +1,177 @@
+/* Commands that read a site without building it: check, config, themes,
+ * version; and the argument helpers every command shares. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "cli.h"
+#include "cmd.h"
+#include "config.h"
+#include "diag.h"
+#include "fsutil.h"
+#include "mem.h"
+#include "theme.h"
+
+#ifndef SSG_VERSION
+#define SSG_VERSION "0.1"
+#endif
+
+static const char config_usage[] =
+    "usage: ssg config [-C DIR]\n"
+    "\n"
+    "Prints every site.yaml setting with its current value, meaning and\n"
+    "default.\n";
+
+static const char check_usage[] =
+    "usage: ssg check [-C DIR]\n"
+    "\n"
+    "Checks the built site (run ssg build first): every internal link,\n"
+    "#anchor, image and stylesheet reference must resolve to a file in the\n"
+    "output folder. Prints each problem as 'page: link: problem' and exits\n"
+    "1 if there is any.\n";
+
+static const char themes_usage[] =
+    "usage: ssg themes [-C DIR]\n"
+    "\n"
+    "Lists the themes: the site's own (themes_dir) and the built-in ones.\n";
+
+/* Bad usage: the command's usage on stderr and status 2. */
+int
+cmd_bad_usage(const char *text)
+{
+	fputs(text, stderr);
+	return 2;
+}
+
+/* Commands with only -C and --help. */
+int
+cmd_simple_args(struct cli *cli, int argc, char **argv, const char *usage_text)
+{
+	static const struct option opts[] = {
+		{ "site", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "C:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'C': cli->site_dir = optarg; break;
+		case 'h': fputs(usage_text, stdout); return 1;
+		default: return cmd_bad_usage(usage_text);
+		}
+	}
+	if (optind != argc)
+		return cmd_bad_usage(usage_text);
+	return 0;
+}
+
+int
+cmd_config(struct cli *cli, int argc, char **argv)
+{
+	struct site_config c;
+	struct diag *d;
+	char *path;
+	int rc;
+
+	if ((rc = cmd_simple_args(cli, argc, argv, config_usage)) != 0)
+		return rc == 1 ? 0 : rc;
+	d = diag_new();
+	path = path_join(cli->site_dir, "site.yaml");
+	config_init(&c);
+	rc = config_load(&c, path, 1, d);
+	cli_print_diag(cli, d, 0);
+	config_describe(&c, stdout);
+	config_release(&c);
+	diag_free(d);
+	free(path);
+	return rc == 0 ? 0 : 1;
+}
+
+int
+cmd_themes(struct cli *cli, int argc, char **argv)
+{
+	struct site_config c;
+	struct diag *d;
+	char *path, *site_themes, *builtin, **names;
+	size_t n, i;
+	int rc;
+
+	if ((rc = cmd_simple_args(cli, argc, argv, themes_usage)) != 0)
+		return rc == 1 ? 0 : rc;
+	d = diag_new();
+	path = path_join(cli->site_dir, "site.yaml");
+	config_init(&c);
+	config_load(&c, path, 1, d);
+	cli_print_diag(cli, d, 0);
+	site_themes = path_join(cli->site_dir, c.themes_dir);
+	builtin = theme_builtin_dir(cli->argv0);
+	n = theme_list(site_themes, builtin, &names);
+	for (i = 0; i < n; i++) {
+		printf("%s\n", names[i]);
+		free(names[i]);
+	}
+	free(names);
+	free(builtin);
+	free(site_themes);
+	free(path);
+	config_release(&c);
+	diag_free(d);
+	return n > 0 ? 0 : 1;
+}
+
+int
+cmd_check(struct cli *cli, int argc, char **argv)
+{
+	struct site_config c;
+	struct diag *d;
+	char *path, *out;
+	size_t problems, pages, links;
+	int rc;
+
+	if ((rc = cmd_simple_args(cli, argc, argv, check_usage)) != 0)
+		return rc == 1 ? 0 : rc;
+	d = diag_new();
+	path = path_join(cli->site_dir, "site.yaml");
+	config_init(&c);
+	rc = config_load(&c, path, 1, d);
+	cli_print_diag(cli, d, 0);
+	out = path_join(cli->site_dir, c.output_dir);
+	if (!fs_is_dir(out)) {
+		cli_error(cli, "%s: no built site here (run ssg build first)",
+		    out);
+		rc = -1;
+		goto done;
+	}
+	problems = check_links(out, c.site_url, config_base_path(&c), stdout,
+	    &pages, &links);
+	if (!cli->quiet || problems)
+		printf("%s links in %s pages checked: %s broken\n",
+		    cli_num(links), cli_num(pages), cli_num(problems));
+	if (problems)
+		rc = -1;
+done:
+	free(out);
+	free(path);
+	config_release(&c);
+	diag_free(d);
+	return rc == 0 ? 0 : 1;
+}
+
+int
+cmd_version(struct cli *cli, int argc, char **argv)
+{
+	(void)cli;
+	(void)argc;
+	(void)argv;
+	printf("ssg %s\n", SSG_VERSION);
+	return 0;
+}
+

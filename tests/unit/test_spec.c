@@ -1,0 +1,216 @@
+/*
+ * deploy.yaml parsing: every fixture NAME.yaml in the fixture folder is
+ * loaded and its messages compared with NAME.err; good.yaml is also
+ * checked field by field.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "spec.h"
+
+static int passed, failed;
+
+#define CHECK(cond, ...) do {						\
+	if (cond)							\
+		passed++;						\
+	else {								\
+		failed++;						\
+		fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);	\
+		fprintf(stderr, __VA_ARGS__);				\
+		fputc('\n', stderr);					\
+	}								\
+} while (0)
+
+static void
+read_file(const char *path, struct buf *b)
+{
+	char chunk[4096];
+	size_t n;
+	FILE *fp = fopen(path, "r");
+
+	if (fp == NULL)
+		return;
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		buf_add(b, chunk, n);
+	fclose(fp);
+}
+
+static void
+fixture(const char *yaml)
+{
+	struct buf want = BUF_INIT, got = BUF_INIT, errname = BUF_INIT;
+	struct diag *d = diag_new();
+	struct spec *s;
+	size_t i;
+
+	buf_add(&errname, yaml, strlen(yaml) - 5);
+	buf_adds(&errname, ".err");
+	read_file(errname.ptr, &want);
+	s = spec_load(yaml, d);
+	for (i = 0; i < diag_total(d); i++)
+		buf_printf(&got, "%s\n", diag_message(d, i));
+	CHECK(strcmp(want.ptr, got.ptr) == 0, "%s: messages differ\n"
+	    "--- want\n%s--- got\n%s", yaml, want.ptr, got.ptr);
+	CHECK((s == NULL) == (diag_count(d, DIAG_ERROR) > 0),
+	    "%s: spec returned despite errors or refused without one", yaml);
+	spec_free(s);
+	diag_free(d);
+	buf_release(&want);
+	buf_release(&got);
+	buf_release(&errname);
+}
+
+static void
+good(void)
+{
+	struct diag *d = diag_new();
+	struct spec *s = spec_load("good.yaml", d);
+	const struct spec_site *b, *o;
+	char *root;
+
+	CHECK(s != NULL, "good.yaml refused");
+	if (s == NULL) {
+		diag_print(d, 0, stderr, 0);
+		diag_free(d);
+		return;
+	}
+	CHECK(strcmp(s->name, "t1") == 0, "name %s", s->name);
+	CHECK(s->host == HOST_LOCAL, "host");
+	CHECK(s->platform == PLATFORM_LINUX_NETNS, "platform");
+	CHECK(strcmp(s->net.bridge, "t1br0") == 0, "bridge");
+	CHECK(strcmp(s->net.subnet_str, "10.231.0.0/24") == 0, "subnet %s",
+	    s->net.subnet_str);
+	CHECK(strcmp(s->net.gateway_str, "10.231.0.1") == 0, "gateway %s",
+	    s->net.gateway_str);
+	CHECK(strcmp(s->net.proxy_str, "10.231.0.2") == 0, "proxy");
+	CHECK(s->net.nports == 2 && s->net.ports[1].port == 18443 &&
+	    s->net.ports[1].to == 443 &&
+	    strcmp(s->net.ports[1].addr, "127.0.0.1") == 0, "ports");
+	CHECK(s->proxy.kind == PROXY_CADDY && s->proxy.tls == TLS_INTERNAL,
+	    "proxy");
+	CHECK(s->proxy.hsts == 31536000, "hsts default %d", s->proxy.hsts);
+	CHECK(s->releases.keep == 3, "keep");
+	CHECK(s->nsites == 2, "nsites %zu", s->nsites);
+	b = spec_site(s, "blog");
+	o = spec_site(s, "docs");
+	CHECK(b != NULL && o != NULL && spec_site(s, "nope") == NULL, "lookup");
+	if (b == NULL || o == NULL)
+		goto out;
+	CHECK(b->ndomains == 2 && strcmp(b->domains[1], "blog2.test") == 0 &&
+	    b->domain_lines[1] == 21, "domains");
+	CHECK(b->nredirects == 1 && strcmp(b->redirects[0].from,
+	    "blog.test") == 0 && strcmp(b->redirects[0].to,
+	    "www.blog.test") == 0, "redirects");
+	CHECK(b->nheaders == 2 && strcmp(b->headers[1].name,
+	    "Content-Security-Policy") == 0 && strcmp(b->headers[1].value,
+	    "default-src 'self'") == 0, "headers");
+	CHECK(strcmp(b->addr_str, "10.231.0.10") == 0, "auto address %s",
+	    b->addr_str);
+	CHECK(strcmp(o->addr_str, "10.231.0.50") == 0, "address %s",
+	    o->addr_str);
+	CHECK(o->ndomains == 1 && strcmp(o->domains[0], "docs.test") == 0,
+	    "single domain");
+	CHECK(b->source_built == 1, "a folder without site.yaml is built");
+	root = spec_site_root(s, b);
+	CHECK(strcmp(root, "/srv/deploy/t1/blog") == 0, "root %s", root);
+	free(root);
+out:
+	spec_free(s);
+	diag_free(d);
+}
+
+static void
+overlap(void)
+{
+	static const char text[] =
+	    "platform: linux-netns\n"
+	    "network:\n"
+	    "  bridge: br9\n"
+	    "  subnet: 10.231.0.0/24\n"
+	    "  proxy: 10.231.0.2\n"
+	    "proxy: {kind: caddy, tls: internal}\n"
+	    "releases: {root: /srv/x}\n"
+	    "sites: [{name: a, domains: a.test, source: /}]\n";
+	struct spec_ifaddr ok[] = {
+		{ "lo", 0x7f000001, 8 },
+		{ "eth0", 0xc0a80105, 24 },	/* 192.168.1.5/24 */
+		{ "br9", 0x0ae70001, 24 },	/* our own bridge */
+	};
+	struct spec_ifaddr inside[] = { { "eth1", 0x0ae70063, 24 } };
+	struct spec_ifaddr wider[] = { { "wg0", 0x0a000001, 8 } };
+	struct diag *d = diag_new();
+	struct spec *s = spec_parse("deploy.yaml", text, sizeof(text) - 1, d);
+
+	CHECK(s != NULL, "overlap spec refused");
+	if (s == NULL) {
+		diag_print(d, 0, stderr, 0);
+		diag_free(d);
+		return;
+	}
+	CHECK(spec_check_ifaddrs(s, d, ok, 3) == 0 && diag_total(d) == 0,
+	    "no overlap reported one");
+	CHECK(spec_check_ifaddrs(s, d, inside, 1) == -1 && diag_total(d) == 1 &&
+	    strcmp(diag_message(d, 0), "deploy.yaml:4: error: network.subnet: "
+	    "10.231.0.0/24 overlaps 10.231.0.99/24 on the host's interface "
+	    "eth1") == 0, "address inside: %s", diag_message(d, 0));
+	CHECK(spec_check_ifaddrs(s, d, wider, 1) == -1 && diag_total(d) == 2,
+	    "wider host network not reported");
+	spec_free(s);
+	diag_free(d);
+}
+
+static void
+empty(void)
+{
+	struct diag *d = diag_new();
+	struct spec *s = spec_parse("deploy.yaml", "", 0, d);
+
+	CHECK(s == NULL && diag_total(d) == 1 &&
+	    strcmp(diag_message(d, 0), "deploy.yaml:1: error: the file is "
+	    "empty") == 0, "empty file: %s", diag_message(d, 0));
+	diag_free(d);
+	d = diag_new();
+	s = spec_parse("deploy.yaml", "- a\n- b\n", 8, d);
+	CHECK(s == NULL && diag_total(d) == 1 &&
+	    strcmp(diag_message(d, 0), "deploy.yaml:1: error: deploy.yaml: "
+	    "expected a mapping") == 0, "list at top: %s", diag_message(d, 0));
+	diag_free(d);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : "tests/deploy/spec";
+	struct dirent *de;
+	DIR *dp;
+	int n = 0;
+
+	if (chdir(dir) == -1) {
+		perror(dir);
+		return 2;
+	}
+	if ((dp = opendir(".")) == NULL) {
+		perror(dir);
+		return 2;
+	}
+	while ((de = readdir(dp)) != NULL) {
+		size_t len = strlen(de->d_name);
+
+		if (len > 5 && strcmp(de->d_name + len - 5, ".yaml") == 0) {
+			fixture(de->d_name);
+			n++;
+		}
+	}
+	closedir(dp);
+	CHECK(n >= 7, "only %d fixtures", n);
+	good();
+	overlap();
+	empty();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
