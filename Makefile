@@ -19,7 +19,7 @@ LIBS	 = $$(pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lpthread
 
 # The generator as a library (used by ssg and deploy), module by module.
 LIBSSG_OBJS = \
-	ssg/buf.o ssg/build.o ssg/check.o ssg/cli.o ssg/cmd_build.o ssg/cmd_site.o ssg/config.o ssg/content.o \
+	ssg/buf.o ssg/build.o ssg/check.o ssg/cli.o ssg/cmd_build.o ssg/cmd_check.o ssg/cmd_serve.o ssg/cmd_site.o ssg/config.o ssg/content.o \
 	ssg/datetime.o ssg/diag.o ssg/escape.o ssg/feed.o ssg/frontmatter.o \
 	ssg/fsutil.o ssg/hash.o ssg/locale.o ssg/markdown.o ssg/mem.o \
 	ssg/output.o ssg/pool.o ssg/render.o ssg/serve.o ssg/siteindex.o \

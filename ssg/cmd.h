@@ -8,6 +8,8 @@
  */
 struct cli;
 
+#include "build.h"
+
 struct command {
 	const char	*name;
 	int		(*run)(struct cli *, int, char **);
@@ -20,6 +22,26 @@ int	cmd_check(struct cli *, int, char **);
 int	cmd_config(struct cli *, int, char **);
 int	cmd_themes(struct cli *, int, char **);
 int	cmd_version(struct cli *, int, char **);
+
+/* Options shared by build and serve. */
+struct build_args {
+	struct build_opts	 o;
+	const char		*set[64];
+	size_t			 nset;
+	const char		*host;
+	int			 port;
+	int			 no_build;
+};
+
+/* Parses build options (and serve's --host, --port, --no-build when serve
+ * is set). Returns 0, 1 after printing --help, or 2 after printing the
+ * usage for bad usage. */
+int	cmd_parse_build_args(struct cli *cli, int argc, char **argv,
+	    struct build_args *a, const char *usage_text, int serve);
+/* Runs one build, printing its problems and summary line. Returns the
+ * exit status (0 or 1). */
+int	cmd_run_build(struct cli *cli, struct build_opts *o,
+	    struct build_stats *st);
 
 /* Prints a command's usage on stderr; returns 2. */
 int	cmd_bad_usage(const char *usage_text);

@@ -43,17 +43,6 @@ static const char build_usage[] =
     "Exit status: 0 built, 1 problems found (good pages are still\n"
     "written), 2 bad usage.\n";
 
-static const char serve_usage[] =
-    "usage: ssg serve [-C DIR] [--host ADDR] [-p PORT] [--drafts]\n"
-    "                 [--no-build] [build options]\n"
-    "\n"
-    "Builds the site with site_url set to the local address, then serves\n"
-    "the output folder until interrupted (Ctrl-C).\n"
-    "\n"
-    "      --host ADDR      address to listen on (default 127.0.0.1)\n"
-    "  -p, --port PORT      port (default 8000)\n"
-    "      --no-build       serve the output folder as it is\n"
-    "  -h, --help           this help\n";
 
 struct progress_state {
 	struct cli	*cli;
@@ -102,19 +91,11 @@ static const struct option build_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-struct build_args {
-	struct build_opts	 o;
-	const char		*set[64];
-	size_t			 nset;
-	const char		*host;
-	int			 port;
-	int			 no_build;
-};
 
 /* Parses build options (and serve's when serve is set). Returns 0, 1 for
  * --help (printed), or 2 for bad usage (printed). */
-static int
-parse_build_args(struct cli *cli, int argc, char **argv, struct build_args *a,
+int
+cmd_parse_build_args(struct cli *cli, int argc, char **argv, struct build_args *a,
     const char *usage_text, int serve)
 {
 	char *end;
@@ -185,8 +166,8 @@ parse_build_args(struct cli *cli, int argc, char **argv, struct build_args *a,
 }
 
 /* Runs one build and prints its problems and summary. */
-static int
-run_build(struct cli *cli, struct build_opts *o, struct build_stats *st)
+int
+cmd_run_build(struct cli *cli, struct build_opts *o, struct build_stats *st)
 {
 	struct diag *d = diag_new();
 	struct progress_state ps = { cli, 0 };
@@ -236,74 +217,9 @@ cmd_build(struct cli *cli, int argc, char **argv)
 	struct build_stats st;
 	int rc;
 
-	if ((rc = parse_build_args(cli, argc, argv, &a, build_usage, 0)) != 0)
+	if ((rc = cmd_parse_build_args(cli, argc, argv, &a, build_usage, 0)) != 0)
 		return rc == 1 ? 0 : rc;
-	return run_build(cli, &a.o, &st);
+	return cmd_run_build(cli, &a.o, &st);
 }
 
-static volatile sig_atomic_t stop_serving;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop_serving = 1;
-}
-
-int
-cmd_serve(struct cli *cli, int argc, char **argv)
-{
-	struct build_args a;
-	struct build_stats st;
-	struct server *srv;
-	struct diag *d;
-	struct sigaction sa;
-	char url[300], *out;
-	int rc;
-
-	if ((rc = parse_build_args(cli, argc, argv, &a, serve_usage, 1)) != 0)
-		return rc == 1 ? 0 : rc;
-	snprintf(url, sizeof(url), "http://%s:%d", a.host, a.port);
-	if (!a.no_build) {
-		if (a.o.site_url == NULL)
-			a.o.site_url = url;
-		if (run_build(cli, &a.o, &st) != 0 && st.outputs == 0)
-			return 1;
-		out = xstrdup(st.output);
-	} else {
-		struct site_config c;
-		struct diag *cd = diag_new();
-		char *cfg = path_join(cli->site_dir, "site.yaml");
-
-		config_init(&c);
-		config_load(&c, cfg, 1, cd);
-		cli_print_diag(cli, cd, 0);
-		out = path_join(cli->site_dir, a.o.output_dir ? a.o.output_dir :
-		    c.output_dir);
-		config_release(&c);
-		diag_free(cd);
-		free(cfg);
-	}
-	d = diag_new();
-	srv = server_start(out, a.host, a.port, d);
-	cli_print_diag(cli, d, 0);
-	diag_free(d);
-	if (srv == NULL) {
-		free(out);
-		return 1;
-	}
-	printf("Serving %s at %s/ (Ctrl-C to stop)\n", out, url);
-	fflush(stdout);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	while (!stop_serving)
-		pause();
-	server_stop(srv);
-	free(out);
-	if (!cli->quiet)
-		printf("\nStopped.\n");
-	return 0;
-}
 
