@@ -10,7 +10,7 @@ MANDIR	 = $(PREFIX)/share/man
 VERSION	 = 0.1.0
 CC	?= cc
 CFLAGS	?= -O2 -g
-PKGS	 = libcmark-gfm yaml-0.1 libxxhash libmicrohttpd
+PKGS	 = libcmark-gfm yaml-0.1 libxxhash libmicrohttpd zlib libbrotlienc
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-Wall -Wextra -Issg -DSSG_VERSION='"$(VERSION)"' \
 	-DSSG_DATADIR='"$(DATADIR)"' $(CFLAGS)
@@ -19,7 +19,7 @@ LIBS	 = $$(pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lpthread
 
 # The generator as a library (used by ssg and deploy), module by module.
 LIBSSG_OBJS = \
-	ssg/buf.o ssg/build.o ssg/check.o ssg/cli.o ssg/cmd_build.o ssg/cmd_check.o ssg/cmd_serve.o ssg/cmd_site.o ssg/config.o ssg/content.o \
+	ssg/buf.o ssg/build.o ssg/check.o ssg/cli.o ssg/compress.o ssg/manifest.o ssg/srccache.o ssg/cmd_build.o ssg/cmd_check.o ssg/cmd_serve.o ssg/cmd_site.o ssg/config.o ssg/content.o \
 	ssg/datetime.o ssg/diag.o ssg/escape.o ssg/feed.o ssg/frontmatter.o \
 	ssg/fsutil.o ssg/hash.o ssg/locale.o ssg/markdown.o ssg/mem.o \
 	ssg/output.o ssg/pool.o ssg/render.o ssg/serve.o ssg/siteindex.o \

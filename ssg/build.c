@@ -1,12 +1,16 @@
 #include "build.h"
 
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "buf.h"
+#include "compress.h"
 #include "config.h"
 #include "content.h"
 #include "datetime.h"
@@ -15,19 +19,28 @@
 #include "hash.h"
 #include "markdown.h"
 #include "mem.h"
+#include "manifest.h"
 #include "output.h"
 #include "pool.h"
 #include "render.h"
 #include "siteindex.h"
+#include "srccache.h"
 #include "template.h"
 #include "theme.h"
 
 struct source {
 	char		*path;
-	char		*rel;
+	char		*rel;		/* inside its folder */
+	char		*key;		/* inside the site: "posts/a.md" */
 	enum content_kind kind;
 	int		 from_drafts;
 	int		 ok;
+};
+
+/* A page to render, and why (for --explain). */
+struct dirty {
+	size_t		 job;
+	const char	*why;
 };
 
 struct build {
@@ -48,9 +61,15 @@ struct build {
 	struct render		*render;
 	struct page_job		*jobs;
 	size_t			 njobs;
-	struct manifest		*manifest;
+	struct manifest		*manifest;	/* this build's outputs */
+	struct manifest		*old;		/* the previous build's */
+	struct srccache		*cache;
+	struct dirty		*dirty;
+	size_t			 ndirty;
+	uint64_t		 tmpl_hash;
 	time_t			 now;
 	size_t			 done;
+	int			 force;
 	int			 failed;
 };
 
@@ -154,8 +173,48 @@ scan(struct build *b, const char *dir, enum content_kind kind, int drafts)
 	for (i = first; i < b->nsrc; i++) {
 		b->src[i].kind = kind;
 		b->src[i].from_drafts = drafts;
+		b->src[i].key = path_join(dir, b->src[i].rel);
 	}
 	free(p);
+}
+
+/* Reads a source whole, again if it changed while being read. */
+static int
+read_stable(struct build *b, struct source *s, struct stat *st,
+    struct buf *text)
+{
+	struct stat after;
+	int tries;
+
+	for (tries = 0; tries < 3; tries++) {
+		buf_clear(text);
+		if (fs_read(s->path, text) == -1 || stat(s->path, &after) == -1)
+			break;
+		if (after.st_size == st->st_size &&
+		    after.st_mtim.tv_sec == st->st_mtim.tv_sec &&
+		    after.st_mtim.tv_nsec == st->st_mtim.tv_nsec)
+			return 0;
+		*st = after;
+	}
+	if (tries == 3)
+		diag_error(b->d, s->path, 0, "changed while being read, three "
+		    "times: left out (build again)");
+	else
+		diag_error(b->d, s->path, 0, "cannot read: %s",
+		    strerror(errno));
+	return -1;
+}
+
+/* A cached parse, made this build's own. */
+static void
+reuse(struct build *b, struct source *s, struct post *p,
+    const struct post *hit)
+{
+	*p = *hit;
+	p->src = s->path;
+	if (p->date_from_mtime && p->kind == CONTENT_POST)
+		diag_warn(b->d, s->path, 0, "no date: using the file's "
+		    "modification time");
 }
 
 static void
@@ -163,9 +222,38 @@ load_one(size_t i, void *arg)
 {
 	struct build *b = arg;
 	struct source *s = &b->src[i];
+	struct post *p = &b->items[i];
+	const struct post *hit;
+	struct buf text = BUF_INIT;
+	struct stat st;
+	uint64_t h;
 
-	s->ok = content_load(&b->items[i], s->kind, s->path, s->rel, &b->c,
-	    b->arena, b->d) == 0;
+	if (stat(s->path, &st) == -1) {
+		diag_error(b->d, s->path, 0, "cannot read: %s", strerror(errno));
+		return;
+	}
+	if (!b->force && (hit = srccache_by_stat(b->cache, s->key, &st, &h))) {
+		reuse(b, s, p, hit);
+		s->ok = 1;
+		goto ok;
+	}
+	if (read_stable(b, s, &st, &text) == -1)
+		goto out;
+	h = hash64(text.ptr, text.len);
+	hit = b->force ? NULL : srccache_by_hash(b->cache, s->key, h);
+	if (hit != NULL && !hit->date_from_mtime) {
+		reuse(b, s, p, hit);
+		s->ok = 1;
+	} else
+		s->ok = content_parse(p, s->kind, s->path, s->rel, text.ptr,
+		    text.len, st.st_mtime, &b->c, b->arena, b->d) == 0;
+	if (!s->ok)
+		goto out;
+ok:
+	srccache_put(b->cache, s->key, &st, h, p);
+	content_hashes(p);
+out:
+	buf_release(&text);
 }
 
 static int
@@ -255,16 +343,34 @@ load_templates(struct build *b)
 	int rc;
 
 	b->tmpl = tmpl_set_new();
-	rc = theme_load_templates(b->tmpl, b->builtin, site_templates, b->d);
+	rc = theme_load_templates(b->tmpl, b->builtin, site_templates,
+	    &b->tmpl_hash, b->d);
 	free(site_templates);
 	return rc;
+}
+
+/* Keeps the .gz and .br siblings of a written file in step with it. */
+static void
+siblings(struct build *b, const char *rel, const void *data, size_t n,
+    int changed)
+{
+	char *path;
+
+	if (!compress_wanted(rel))
+		return;
+	path = path_join(b->out_dir, rel);
+	if (!b->c.precompress_assets)
+		compress_remove(path);
+	else if (changed || !compress_present(path))
+		compress_siblings(path, data, n, b->d);
+	free(path);
 }
 
 static void
 render_one(size_t i, void *arg)
 {
 	struct build *b = arg;
-	struct page_job *j = &b->jobs[i];
+	struct page_job *j = &b->jobs[b->dirty[i].job];
 	struct buf out = BUF_INIT, err = BUF_INIT;
 	int changed;
 
@@ -275,14 +381,64 @@ render_one(size_t i, void *arg)
 	    &changed, b->d) == -1)
 		b->failed = 1;
 	else {
-		manifest_add(b->manifest, j->out_path);
+		siblings(b, j->out_path, out.ptr, out.len, changed);
+		manifest_add(b->manifest, j->out_path,
+		    render_fingerprint(b->render, j), render_base(b->render));
 		if (changed)
 			__atomic_add_fetch(&b->st->written, 1, __ATOMIC_RELAXED);
 	}
 	buf_release(&out);
 	buf_release(&err);
 	if (__atomic_add_fetch(&b->done, 1, __ATOMIC_RELAXED) % 64 == 0)
-		progress(b, "render", b->done, b->njobs);
+		progress(b, "render", b->done, b->ndirty);
+}
+
+/*
+ * Decides which pages to render: those whose fingerprint differs from the
+ * one recorded when their file was written, or whose file is gone. The
+ * others are carried over to this build's manifest as they are.
+ */
+static void
+plan_dirty(struct build *b)
+{
+	uint64_t base = render_base(b->render), fp, ofp, obase;
+	struct stat st;
+	const char *why;
+	char *path;
+	size_t i;
+
+	b->dirty = xcalloc(b->njobs + 1, sizeof(*b->dirty));
+	for (i = 0; i < b->njobs; i++) {
+		struct page_job *j = &b->jobs[i];
+
+		fp = render_fingerprint(b->render, j);
+		path = path_join(b->out_dir, j->out_path);
+		if (b->force)
+			why = "forced (--force or clean_output)";
+		else if (!manifest_get(b->old, j->out_path, &ofp, &obase))
+			why = "new page";
+		else if (stat(path, &st) == -1)
+			why = "its file is missing";
+		else if (obase != base && ofp != fp)
+			why = "templates, theme or settings changed";
+		else if (ofp != fp)
+			why = "content it shows changed";
+		else if (b->c.precompress_assets && compress_wanted(path) &&
+		    !compress_present(path))
+			why = "compressed copies missing";
+		else
+			why = NULL;
+		free(path);
+		if (why == NULL) {
+			manifest_add(b->manifest, j->out_path, fp, base);
+			continue;
+		}
+		b->dirty[b->ndirty].job = i;
+		b->dirty[b->ndirty].why = why;
+		b->ndirty++;
+		if (b->o->explain)
+			b->o->explain(j->out_path, why, b->o->explain_arg);
+	}
 }
 
 static int
@@ -290,16 +446,54 @@ copy_static(const char *path, const char *rel, const struct stat *st,
     void *arg)
 {
 	struct build *b = arg;
+	struct buf data = BUF_INIT;
 	int changed;
 
 	(void)st;
 	if (output_copy(path, b->out_dir, rel, &changed, b->d) == -1)
 		return 0;
-	manifest_add(b->manifest, rel);
+	if (compress_wanted(rel) && (b->c.precompress_assets ? 1 : changed)) {
+		/* read only when a sibling may need writing */
+		char *out = path_join(b->out_dir, rel);
+
+		if (!b->c.precompress_assets)
+			compress_remove(out);
+		else if ((changed || !compress_present(out)) &&
+		    fs_read(path, &data) == 0)
+			compress_siblings(out, data.ptr, data.len, b->d);
+		free(out);
+	}
+	buf_release(&data);
+	manifest_add(b->manifest, rel, 0, 0);
 	b->st->outputs++;
 	if (changed)
 		b->st->written++;
 	return 0;
+}
+
+/* Which site a cache belongs to: its folder's real path. */
+static uint64_t
+site_id(const struct build *b)
+{
+	char real[PATH_MAX];
+	const char *p = realpath(b->site_dir, real) ? real : b->site_dir;
+
+	return hash64(p, strlen(p));
+}
+
+/* What parsing depends on besides the text: URL formats and time zone. */
+static uint64_t
+parse_hash(const struct build *b)
+{
+	struct buf k = BUF_INIT;
+	const char *tz = getenv("TZ");
+	uint64_t h;
+
+	buf_printf(&k, "%s\n%s\n%s\n%s", b->c.url_slug_format,
+	    b->c.page_url_format, b->c.timezone, tz ? tz : "");
+	h = hash64(k.ptr, k.len);
+	buf_release(&k);
+	return h;
 }
 
 static char *
@@ -322,8 +516,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
     struct diag *d)
 {
 	struct build b;
-	struct manifest *old = NULL;
-	char *sheet = NULL, *mpath = NULL, *static_dir = NULL;
+	char *sheet = NULL, *mpath = NULL, *static_dir = NULL, *cpath = NULL;
 	size_t threads, i, errors_before = diag_count(d, DIAG_ERROR);
 	double t0 = now_seconds();
 	int rc = -1, changed;
@@ -349,8 +542,12 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		goto out;
 	}
 	b.builtin = xstrdup(o->themes_builtin);
+	b.force = o->force || b.c.clean_output;
 	if (pick_theme(&b, &sheet) == -1 || load_templates(&b) == -1)
 		goto out;
+	cpath = site_path(&b, ".ssg-cache/sources.bin");
+	b.cache = srccache_load(b.force ? NULL : cpath, site_id(&b),
+	    parse_hash(&b), b.arena, d);
 	if (load_sources(&b, threads) == -1 && o->strict)
 		goto out;
 	if (o->strict && diag_count(d, DIAG_ERROR) > errors_before)
@@ -362,16 +559,28 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		goto out;
 	}
 	b.manifest = manifest_new();
-	old = manifest_new();
+	b.old = manifest_new();
 	mpath = manifest_path(&b);
-	manifest_load(old, mpath);
+	manifest_load(b.old, mpath, d);
 
 	b.render = render_new(&b.c, &b.ix, b.tmpl, b.now);
+	render_set_base(b.render, b.tmpl_hash, config_hash(&b.c));
 	b.njobs = render_plan(b.render, &b.jobs);
 	st->outputs = b.njobs;
-	progress(&b, "render", 0, b.njobs);
-	pool_for(threads, b.njobs, render_one, &b);
-	progress(&b, "render", b.njobs, b.njobs);
+	plan_dirty(&b);
+	st->rendered = b.ndirty;
+	if (b.ndirty > 0) {
+		/* Forget the pages about to change first: if this build is
+		 * killed half-way, the next one renders them again. */
+		for (i = 0; i < b.ndirty; i++)
+			manifest_forget(b.old, b.jobs[b.dirty[i].job].out_path);
+		if (manifest_save(b.old, mpath) == -1)
+			diag_warn(d, mpath, 0, "cannot save the list of outputs: "
+			    "%s", strerror(errno));
+		progress(&b, "render", 0, b.ndirty);
+		pool_for(threads, b.ndirty, render_one, &b);
+		progress(&b, "render", b.ndirty, b.ndirty);
+	}
 
 	/* the stylesheet, then static files (which may replace it) */
 	{
@@ -382,7 +591,8 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 			    strerror(errno));
 		else if (output_write(b.out_dir, "css/style.css", css.ptr,
 		    css.len, &changed, d) == 0) {
-			manifest_add(b.manifest, "css/style.css");
+			siblings(&b, "css/style.css", css.ptr, css.len, changed);
+			manifest_add(b.manifest, "css/style.css", 0, 0);
 			st->outputs++;
 			st->written += changed;
 		}
@@ -391,9 +601,12 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	static_dir = site_path(&b, b.c.static_dir);
 	fs_walk(static_dir, copy_static, &b);
 
-	st->removed = manifest_remove_stale(old, b.manifest, b.out_dir, d);
+	st->removed = manifest_remove_stale(b.old, b.manifest, b.out_dir, d);
 	if (manifest_save(b.manifest, mpath) == -1)
 		diag_warn(d, mpath, 0, "cannot save the list of outputs: %s",
+		    strerror(errno));
+	if (srccache_save(b.cache, cpath) == -1)
+		diag_warn(d, cpath, 0, "cannot save the build cache: %s",
 		    strerror(errno));
 	rc = diag_count(d, DIAG_ERROR) > errors_before || b.failed ? -1 : 0;
 out:
@@ -404,10 +617,14 @@ out:
 	tmpl_set_free(b.tmpl);
 	siteindex_release(&b.ix);
 	manifest_free(b.manifest);
-	manifest_free(old);
+	manifest_free(b.old);
+	srccache_free(b.cache);
+	free(b.dirty);
+	free(cpath);
 	for (i = 0; i < b.nsrc; i++) {
 		free(b.src[i].path);
 		free(b.src[i].rel);
+		free(b.src[i].key);
 	}
 	free(b.src);
 	free(b.items);

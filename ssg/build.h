@@ -17,7 +17,7 @@ struct build_opts {
 	const char	*site_url;	/* overrides site_url */
 	const char	*themes_builtin;/* built-in themes folder (theme.h) */
 	const char	*const *set;	/* "key=value" overrides, NULL-ended */
-	int		 force;		/* rewrite everything */
+	int		 force;		/* ignore caches: parse and render all */
 	int		 drafts;	/* include drafts */
 	int		 future;	/* include posts dated in the future */
 	int		 strict;	/* stop at the first bad source */
@@ -26,6 +26,10 @@ struct build_opts {
 	void		(*progress)(const char *stage, size_t done,
 			    size_t total, void *arg);
 	void		*progress_arg;
+	/* Told, for each page rendered, why (--explain). May be NULL. */
+	void		(*explain)(const char *path, const char *why,
+			    void *arg);
+	void		*explain_arg;
 };
 
 struct build_stats {
@@ -34,6 +38,7 @@ struct build_stats {
 	size_t	 skipped;	/* sources left out because of errors */
 	size_t	 drafts;	/* left out as drafts or scheduled */
 	size_t	 outputs;	/* files the site has */
+	size_t	 rendered;	/* pages rendered (the others were current) */
 	size_t	 written;	/* files whose bytes changed */
 	size_t	 removed;	/* stale files deleted */
 	double	 seconds;

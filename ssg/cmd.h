@@ -31,6 +31,7 @@ struct build_args {
 	const char		*host;
 	int			 port;
 	int			 no_build;
+	int			 explain;
 };
 
 /* Parses build options (and serve's --host, --port, --no-build when serve

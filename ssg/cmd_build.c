@@ -21,7 +21,7 @@
 static const char build_usage[] =
     "usage: ssg build [-C DIR] [-o DIR] [-t THEME] [-u URL] [-j N]\n"
     "                 [--set KEY=VALUE] [--drafts] [--future] [--force]\n"
-    "                 [--strict] [-q | -v]\n"
+    "                 [--strict] [--explain] [-q | -v]\n"
     "\n"
     "Builds the site in DIR (default: the current folder, which holds\n"
     "site.yaml) into its output folder.\n"
@@ -36,6 +36,7 @@ static const char build_usage[] =
     "      --future         include posts dated in the future\n"
     "      --force          ignore what earlier builds left and rewrite\n"
     "      --strict         stop at the first bad post, writing nothing\n"
+    "      --explain        say why each rendered page was rendered\n"
     "  -q, --quiet          print only problems\n"
     "  -v, --verbose        print more\n"
     "  -h, --help           this help\n"
@@ -68,7 +69,7 @@ show_progress(const char *stage, size_t done, size_t total, void *arg)
 
 enum {
 	OPT_DRAFTS = 256, OPT_FUTURE, OPT_FORCE, OPT_STRICT, OPT_HOST,
-	OPT_NO_BUILD
+	OPT_NO_BUILD, OPT_EXPLAIN
 };
 
 static const struct option build_options[] = {
@@ -82,6 +83,7 @@ static const struct option build_options[] = {
 	{ "future", no_argument, NULL, OPT_FUTURE },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -130,6 +132,7 @@ cmd_parse_build_args(struct cli *cli, int argc, char **argv, struct build_args *
 		case OPT_FUTURE: a->o.future = 1; break;
 		case OPT_FORCE: a->o.force = 1; break;
 		case OPT_STRICT: a->o.strict = 1; break;
+		case OPT_EXPLAIN: a->explain = 1; break;
 		case 'q': cli->quiet = 1; break;
 		case 'v': cli->verbose = 1; break;
 		case 'h':
@@ -165,6 +168,13 @@ cmd_parse_build_args(struct cli *cli, int argc, char **argv, struct build_args *
 	return 0;
 }
 
+static void
+show_explain(const char *path, const char *why, void *arg)
+{
+	(void)arg;
+	printf("%s: %s\n", path, why);
+}
+
 /* Runs one build and prints its problems and summary. */
 int
 cmd_run_build(struct cli *cli, struct build_opts *o, struct build_stats *st)
@@ -184,8 +194,9 @@ cmd_run_build(struct cli *cli, struct build_opts *o, struct build_stats *st)
 		fputs("\r\033[K", stderr);
 	cli_print_diag(cli, d, 0);
 	if (!cli->quiet || rc != 0) {
-		printf("%s%s files (%s changed", cli->color_out ? "\033[1m" : "",
-		    cli_num(st->outputs), cli_num(st->written));
+		printf("%s%s files (%s rendered, %s changed",
+		    cli->color_out ? "\033[1m" : "", cli_num(st->outputs),
+		    cli_num(st->rendered), cli_num(st->written));
 		if (st->removed)
 			printf(", %s removed", cli_num(st->removed));
 		printf(") from %s posts and %s pages in %.2f s%s",
@@ -219,6 +230,10 @@ cmd_build(struct cli *cli, int argc, char **argv)
 
 	if ((rc = cmd_parse_build_args(cli, argc, argv, &a, build_usage, 0)) != 0)
 		return rc == 1 ? 0 : rc;
+	if (a.explain) {
+		a.o.explain = show_explain;
+		a.o.explain_arg = NULL;
+	}
 	return cmd_run_build(cli, &a.o, &st);
 }
 

@@ -10,6 +10,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "fsutil.h"
+#include "hash.h"
 #include "mem.h"
 #include "yamldoc.h"
 
@@ -278,4 +279,22 @@ config_base_path(const struct site_config *c)
 		return "";
 	s = strchr(s + 3, '/');
 	return s ? s : "";
+}
+
+uint64_t
+config_hash(const struct site_config *c)
+{
+	struct buf b = BUF_INIT;
+	uint64_t h;
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++) {
+		buf_adds(&b, keys[i].name);
+		buf_addc(&b, '=');
+		buf_adds(&b, config_get(c, keys[i].name));
+		buf_addc(&b, '\0');
+	}
+	h = hash64(b.ptr, b.len);
+	buf_release(&b);
+	return h;
 }

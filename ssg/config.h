@@ -1,6 +1,7 @@
 #ifndef SSG_CONFIG_H
 #define SSG_CONFIG_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 struct diag;
@@ -76,6 +77,8 @@ int	config_set(struct site_config *c, const char *key, const char *value,
 const char *config_get(const struct site_config *c, const char *key);
 /* Prints every key with its current value and description. */
 void	config_describe(const struct site_config *c, FILE *fp);
+/* A hash of every setting's value. */
+uint64_t config_hash(const struct site_config *c);
 /* The path part of site_url ("" or "/blog"), which prefixes every link. */
 const char *config_base_path(const struct site_config *c);
 

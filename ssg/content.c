@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "frontmatter.h"
 #include "fsutil.h"
+#include "hash.h"
 #include "markdown.h"
 #include "mem.h"
 #include "slug.h"
@@ -140,11 +141,33 @@ content_load(struct post *p, enum content_kind kind, const char *path,
     const char *rel, const struct site_config *c, struct arena *a,
     struct diag *d)
 {
-	struct buf text = BUF_INIT, s = BUF_INIT;
+	struct buf text = BUF_INIT;
+	struct stat st;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+	p->src = arena_strdup(a, path);
+	if (stat(path, &st) == -1 || fs_read(path, &text) == -1) {
+		diag_error(d, path, 0, "cannot read: %s", strerror(errno));
+		buf_release(&text);
+		return -1;
+	}
+	rc = content_parse(p, kind, path, rel, text.ptr, text.len, st.st_mtime,
+	    c, a, d);
+	buf_release(&text);
+	return rc;
+}
+
+int
+content_parse(struct post *p, enum content_kind kind, const char *path,
+    const char *rel, const char *text, size_t len, time_t mtime,
+    const struct site_config *c, struct arena *a, struct diag *d)
+{
+	struct buf s = BUF_INIT;
 	struct frontmatter fm;
 	struct md_out md;
 	struct tag_acc acc;
-	struct stat st;
 	const char *v;
 	int rc = -1, bad, b, errs = 0;
 
@@ -153,21 +176,16 @@ content_load(struct post *p, enum content_kind kind, const char *path,
 	md_out_init(&md);
 	p->kind = kind;
 	p->src = arena_strdup(a, path);
-	if (stat(path, &st) == -1 || fs_read(path, &text) == -1) {
-		diag_error(d, path, 0, "cannot read: %s", strerror(errno));
-		goto out;
-	}
-	if ((bad = utf8_check(text.ptr, text.len)) != 0) {
+	if ((bad = utf8_check(text, len)) != 0) {
 		diag_error(d, path, bad, "not valid UTF-8 text");
 		goto out;
 	}
-	if (memchr(text.ptr, '\0', text.len) != NULL) {
+	if (memchr(text, '\0', len) != NULL) {
 		diag_error(d, path, 0, "contains NUL bytes");
 		goto out;
 	}
-	if (frontmatter_parse(&fm, text.ptr, text.len, path, d) == -1)
+	if (frontmatter_parse(&fm, text, len, path, d) == -1)
 		goto out;
-
 	if ((v = fm_str(&fm, "title")) == NULL || *v == '\0') {
 		diag_error(d, path, fm.root ? 1 : 0, "no title (add 'title: ...' "
 		    "to the front matter)");
@@ -175,15 +193,18 @@ content_load(struct post *p, enum content_kind kind, const char *path,
 	} else
 		p->title = arena_strdup(a, v);
 
-	p->date = st.st_mtime;
+	p->date = mtime;
 	if ((v = fm_str(&fm, "date")) != NULL && dt_parse(v, &p->date) == -1) {
 		diag_error(d, path, fm_line(&fm, "date"), "unknown date '%s' "
 		    "(expected YYYY-MM-DD, optionally with HH:MM[:SS] and "
 		    "+ZZZZ, or RFC 3339)", v);
 		errs++;
-	} else if (v == NULL && kind == CONTENT_POST)
+	} else if (v == NULL && kind == CONTENT_POST) {
 		diag_warn(d, path, 0, "no date: using the file's "
 		    "modification time");
+		p->date_from_mtime = 1;
+	} else if (v == NULL)
+		p->date_from_mtime = 1;
 	p->lastmod = p->date;
 	if ((v = fm_str(&fm, "lastmod")) != NULL &&
 	    dt_parse(v, &p->lastmod) == -1) {
@@ -267,7 +288,51 @@ content_load(struct post *p, enum content_kind kind, const char *path,
 out:
 	frontmatter_release(&fm);
 	md_out_release(&md);
-	buf_release(&text);
 	buf_release(&s);
 	return rc;
+}
+
+static void
+hash_str(struct buf *b, const char *s)
+{
+	/* length-prefixed, so ("ab","c") and ("a","bc") differ */
+	size_t n = s ? strlen(s) : (size_t)-1;
+
+	buf_add(b, &n, sizeof(n));
+	if (s)
+		buf_add(b, s, n);
+}
+
+void
+content_hashes(struct post *p)
+{
+	struct buf b = BUF_INIT;
+	long long t[2] = { (long long)p->date, (long long)p->lastmod };
+	uint64_t pair[2];
+	size_t i;
+
+	hash_str(&b, p->title);
+	hash_str(&b, p->url);
+	buf_add(&b, t, sizeof(t));
+	hash_str(&b, p->author_name);
+	hash_str(&b, p->author_email);
+	hash_str(&b, p->description);
+	hash_str(&b, p->excerpt);
+	hash_str(&b, p->image);
+	hash_str(&b, p->image_caption);
+	{
+		int minutes = reading_minutes(p->words);
+
+		buf_add(&b, &minutes, sizeof(minutes));
+	}
+	buf_add(&b, &p->secondary, sizeof(p->secondary));
+	for (i = 0; i < p->ntags; i++) {
+		hash_str(&b, p->tags[i].name);
+		hash_str(&b, p->tags[i].slug);
+	}
+	p->sum_hash = hash64(b.ptr, b.len);
+	pair[0] = p->sum_hash;
+	pair[1] = hash64(p->html, strlen(p->html));
+	p->full_hash = hash64(pair, sizeof(pair));
+	buf_release(&b);
 }

@@ -2,6 +2,7 @@
 #define SSG_CONTENT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 struct arena;
@@ -41,10 +42,13 @@ struct post {
 	int		 secondary;	/* pages: under the Pages menu */
 	int		 is_html;
 	int		 dup;		/* shares its URL with another; left out */
+	int		 date_from_mtime; /* no date in the front matter */
 	char		*html;		/* the rendered body */
 	size_t		 words;
 	char		*url;		/* from the site root, "/2025/04/07/x/" */
 	char		*out_path;	/* relative output file */
+	uint64_t	 sum_hash;	/* see content_hashes */
+	uint64_t	 full_hash;
 };
 
 /*
@@ -56,6 +60,14 @@ struct post {
 int	content_load(struct post *p, enum content_kind kind, const char *path,
 	    const char *rel, const struct site_config *c, struct arena *a,
 	    struct diag *d);
+/* The same from the file's text (len bytes) and modification time. */
+int	content_parse(struct post *p, enum content_kind kind, const char *path,
+	    const char *rel, const char *text, size_t len, time_t mtime,
+	    const struct site_config *c, struct arena *a, struct diag *d);
+/* Hashes of what lists show of a post (title, URL, dates, author,
+ * description, excerpt, image, tags) and of all of it (also the body),
+ * for fingerprints. */
+void	content_hashes(struct post *p);
 /* 1 if path names a source file (.md, .markdown, .html). */
 int	content_is_source(const char *path);
 

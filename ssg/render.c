@@ -9,6 +9,7 @@
 #include "datetime.h"
 #include "escape.h"
 #include "feed.h"
+#include "hash.h"
 #include "locale.h"
 #include "markdown.h"
 #include "mem.h"
@@ -29,6 +30,7 @@ struct render {
 	const char			*base;	/* path part of site_url */
 	struct val			*site;	/* bottom context */
 	size_t				 home_pages;
+	uint64_t			 fp_base;	/* see render_set_base */
 };
 
 /* base path + path from the root: the href of an internal page. */
@@ -556,4 +558,180 @@ render_jobs_free(struct page_job *jobs, size_t n)
 		free(jobs[i].out_path);
 	}
 	free(jobs);
+}
+
+/* --- fingerprints --- */
+
+/* Values are length-prefixed so that adjacent fields cannot run together. */
+static void
+fp_str(struct buf *b, const char *s)
+{
+	size_t n = s ? strlen(s) : (size_t)-1;
+
+	buf_add(b, &n, sizeof(n));
+	if (s)
+		buf_add(b, s, n);
+}
+
+static void
+fp_u64(struct buf *b, uint64_t v)
+{
+	buf_add(b, &v, sizeof(v));
+}
+
+static void
+fp_val(struct buf *b, const struct val *v)
+{
+	const char *t;
+	size_t i, n;
+
+	fp_u64(b, (uint64_t)val_kind(v));
+	switch (val_kind(v)) {
+	case VAL_LIST:
+		n = val_len(v);
+		fp_u64(b, n);
+		for (i = 0; i < n; i++)
+			fp_val(b, val_at(v, i));
+		break;
+	case VAL_MAP:
+		n = val_map_len(v);
+		fp_u64(b, n);
+		for (i = 0; i < n; i++) {
+			fp_str(b, val_key_at(v, i));
+			fp_val(b, val_value_at(v, i));
+		}
+		break;
+	default:
+		t = val_text(v, &n);
+		fp_u64(b, n);
+		buf_add(b, t, n);
+		break;
+	}
+}
+
+/* A post as a list shows it: its summary and its tags' site-wide names. */
+static void
+fp_post_summary(const struct render *r, struct buf *b, const struct post *p,
+    int full)
+{
+	const struct tag_info *ti;
+	size_t i;
+
+	fp_u64(b, full ? p->full_hash : p->sum_hash);
+	for (i = 0; i < p->ntags; i++) {
+		ti = siteindex_tag(r->ix, p->tags[i].slug);
+		fp_str(b, ti ? ti->name : p->tags[i].name);
+	}
+}
+
+static void
+fp_link(struct buf *b, const struct post *p)
+{
+	fp_str(b, p ? p->title : NULL);
+	fp_str(b, p ? p->url : NULL);
+}
+
+void
+render_set_base(struct render *r, uint64_t tmpl_hash, uint64_t cfg_hash)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	fp_u64(&b, tmpl_hash);
+	fp_u64(&b, cfg_hash);
+	fp_val(&b, r->site);
+	/* the menu: primary pages and whether there are tags */
+	for (i = 0; i < r->ix->npages; i++) {
+		if (r->ix->pages[i]->secondary)
+			continue;
+		fp_link(&b, r->ix->pages[i]);
+	}
+	fp_u64(&b, r->ix->ntags > 0);
+	r->fp_base = hash64(b.ptr, b.len);
+	buf_release(&b);
+}
+
+uint64_t
+render_base(const struct render *r)
+{
+	return r->fp_base;
+}
+
+uint64_t
+render_fingerprint(const struct render *r, const struct page_job *j)
+{
+	const struct site_index *ix = r->ix;
+	const struct post *p;
+	const struct tag_info *ti;
+	struct buf b = BUF_INIT;
+	size_t i, per, first, n;
+	uint64_t fp;
+
+	fp_u64(&b, r->fp_base);
+	fp_u64(&b, (uint64_t)j->kind);
+	fp_u64(&b, j->arg);
+	fp_str(&b, j->url);
+	fp_str(&b, j->out_path);
+	switch (j->kind) {
+	case PAGE_POST:
+		p = ix->posts[j->arg];
+		fp_post_summary(r, &b, p, 1);
+		fp_link(&b, j->arg + 1 < ix->nposts ? ix->posts[j->arg + 1] : NULL);
+		fp_link(&b, j->arg > 0 ? ix->posts[j->arg - 1] : NULL);
+		fp_u64(&b, ix->nposts > 1);
+		break;
+	case PAGE_PAGE:
+		p = j->arg == (size_t)-1 ? ix->home : ix->pages[j->arg];
+		fp_post_summary(r, &b, p, 1);
+		break;
+	case PAGE_HOME:
+		per = (size_t)r->c->posts_per_page;
+		first = (j->arg - 1) * per;
+		fp_u64(&b, r->home_pages);
+		for (i = first; i < first + per && i < ix->nposts; i++)
+			fp_post_summary(r, &b, ix->posts[i],
+			    r->c->index_show_full_content);
+		break;
+	case PAGE_TAGS:
+		for (i = 0; i < ix->ntags; i++) {
+			fp_str(&b, ix->tags[i].name);
+			fp_str(&b, ix->tags[i].slug);
+			fp_u64(&b, ix->tags[i].nposts);
+		}
+		break;
+	case PAGE_TAG:
+		ti = &ix->tags[j->arg];
+		fp_str(&b, ti->name);
+		for (i = 0; i < ti->nposts; i++)
+			fp_post_summary(r, &b, ti->posts[i], 0);
+		break;
+	case PAGE_RSS:
+		n = ix->nposts < (size_t)r->c->rss_item_limit ? ix->nposts :
+		    (size_t)r->c->rss_item_limit;
+		for (i = 0; i < n; i++)
+			fp_post_summary(r, &b, ix->posts[i], 1);
+		break;
+	case PAGE_SITEMAP:
+		/* every page URL, and the dates it shows */
+		for (i = 0; i < ix->nposts; i++) {
+			fp_str(&b, ix->posts[i]->url);
+			fp_u64(&b, (uint64_t)ix->posts[i]->lastmod);
+		}
+		for (i = 0; i < ix->npages; i++) {
+			fp_str(&b, ix->pages[i]->url);
+			fp_u64(&b, (uint64_t)ix->pages[i]->lastmod);
+		}
+		fp_u64(&b, ix->home != NULL);
+		for (i = 0; i < ix->ntags; i++)
+			fp_str(&b, ix->tags[i].slug);
+		fp_u64(&b, r->home_pages);
+		break;
+	case PAGE_404:
+	case PAGE_ROBOTS:
+	case PAGE_KIND_COUNT:
+		break;
+	}
+	fp = hash64(b.ptr, b.len);
+	buf_release(&b);
+	return fp;
 }

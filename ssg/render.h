@@ -2,6 +2,7 @@
 #define SSG_RENDER_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "buf.h"
@@ -42,6 +43,17 @@ struct render;
 struct render	*render_new(const struct site_config *c,
 		    const struct site_index *ix, const struct tmpl_set *t,
 		    time_t now);
+/*
+ * Fingerprints, for incremental builds. The base covers what every page
+ * depends on: templates (tmpl_hash), settings (cfg_hash), the site-wide
+ * context and the menu. render_fingerprint covers, on top of the base,
+ * the data job j shows; equal fingerprints mean equal bytes.
+ */
+void		 render_set_base(struct render *r, uint64_t tmpl_hash,
+		    uint64_t cfg_hash);
+uint64_t	 render_base(const struct render *r);
+uint64_t	 render_fingerprint(const struct render *r,
+		    const struct page_job *j);
 void		 render_free(struct render *r);
 /* Every output of the site, in a stable order. Caller frees with
  * render_jobs_free. */

@@ -57,9 +57,16 @@ cmp_tags(const void *a, const void *b)
 }
 
 static int
+cmp_slug_ptr(const void *a, const void *b)
+{
+	return strcmp((*(struct tag_info *const *)a)->slug,
+	    (*(struct tag_info *const *)b)->slug);
+}
+
+static int
 cmp_tag_slug(const void *key, const void *elem)
 {
-	return strcmp(key, ((const struct tag_info *)elem)->slug);
+	return strcmp(key, (*(struct tag_info *const *)elem)->slug);
 }
 
 /*
@@ -132,6 +139,10 @@ index_tags(struct site_index *ix)
 	}
 	free(caps);
 	qsort(ix->tags, ix->ntags, sizeof(*ix->tags), cmp_tags);
+	ix->by_slug = xcalloc(ix->ntags + 1, sizeof(*ix->by_slug));
+	for (i = 0; i < ix->ntags; i++)
+		ix->by_slug[i] = &ix->tags[i];
+	qsort(ix->by_slug, ix->ntags, sizeof(*ix->by_slug), cmp_slug_ptr);
 }
 
 int
@@ -179,6 +190,7 @@ siteindex_release(struct site_index *ix)
 	for (i = 0; i < ix->ntags; i++)
 		free(ix->tags[i].posts);
 	free(ix->tags);
+	free(ix->by_slug);
 	free(ix->posts);
 	free(ix->pages);
 	memset(ix, 0, sizeof(*ix));
@@ -187,12 +199,11 @@ siteindex_release(struct site_index *ix)
 const struct tag_info *
 siteindex_tag(const struct site_index *ix, const char *slug)
 {
-	size_t i;
+	struct tag_info **t;
 
-	/* Tags are sorted by name, not slug: a linear scan is fine for the
-	 * few hundred tags a site has. */
-	for (i = 0; i < ix->ntags; i++)
-		if (cmp_tag_slug(slug, &ix->tags[i]) == 0)
-			return &ix->tags[i];
-	return NULL;
+	if (ix->ntags == 0)
+		return NULL;
+	t = bsearch(slug, ix->by_slug, ix->ntags, sizeof(*ix->by_slug),
+	    cmp_tag_slug);
+	return t ? *t : NULL;
 }

@@ -27,6 +27,7 @@ struct site_index {
 	struct post	*home;		/* page with slug "index", if any */
 	struct tag_info	*tags;		/* by name, case-folded */
 	size_t		 ntags;
+	struct tag_info	**by_slug;	/* the same, by slug, for lookups */
 };
 
 /*

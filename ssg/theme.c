@@ -12,6 +12,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "fsutil.h"
+#include "hash.h"
 #include "mem.h"
 #include "template.h"
 
@@ -90,6 +91,7 @@ theme_builtin_dir(const char *argv0)
 struct tload {
 	struct tmpl_set	*t;
 	struct diag	*d;
+	struct buf	 all;	/* names and texts, for the hash */
 	int		 rc;
 };
 
@@ -112,6 +114,8 @@ load_one(const char *path, const char *rel, const struct stat *st, void *arg)
 	}
 	/* Messages name the file, so a broken override is easy to find. */
 	name = xstrndup(rel, n - 9);
+	buf_printf(&tl->all, "%s\n%zu\n", name, src.len);
+	buf_add(&tl->all, src.ptr, src.len);
 	if (tmpl_set_add(tl->t, name, src.ptr, src.len, tl->d) == -1)
 		tl->rc = -1;
 	free(name);
@@ -121,15 +125,22 @@ load_one(const char *path, const char *rel, const struct stat *st, void *arg)
 
 int
 theme_load_templates(struct tmpl_set *t, const char *builtin,
-    const char *site_templates, struct diag *d)
+    const char *site_templates, uint64_t *hash, struct diag *d)
 {
-	struct tload tl = { t, d, 0 };
+	struct tload tl;
 	char *dir = path_join(builtin, "templates");
 
+	tl.t = t;
+	tl.d = d;
+	tl.rc = 0;
+	buf_init(&tl.all);
 	fs_walk(dir, load_one, &tl);
 	free(dir);
 	if (site_templates != NULL)
 		fs_walk(site_templates, load_one, &tl);
+	if (hash)
+		*hash = hash64(tl.all.ptr, tl.all.len);
+	buf_release(&tl.all);
 	return tl.rc;
 }
 

@@ -2,6 +2,7 @@
 #define SSG_THEME_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct diag;
 struct tmpl_set;
@@ -20,10 +21,11 @@ struct tmpl_set;
  * Returns a malloc'd path, or NULL when none is found.
  */
 char	*theme_builtin_dir(const char *argv0);
-/* Loads every *.mustache of builtin/templates, then of site_templates (may
- * be NULL or missing). Returns 0, or -1 after recording errors in d. */
+/* Loads every .mustache file of builtin/templates, then of site_templates
+ * (may be NULL or missing); *hash (may be NULL) receives a hash of every
+ * name and text loaded. Returns 0, or -1 after recording errors in d. */
 int	theme_load_templates(struct tmpl_set *t, const char *builtin,
-	    const char *site_templates, struct diag *d);
+	    const char *site_templates, uint64_t *hash, struct diag *d);
 /* The path of NAME/style.css in site_themes, else in builtin; NULL if
  * neither has it. Caller frees. */
 char	*theme_stylesheet(const char *name, const char *site_themes,

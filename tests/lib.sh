@@ -3,7 +3,7 @@
 PASSED=0
 FAILED=0
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-SSG="$ROOT/bin/ssg"
+SSG=${SSG:-"$ROOT/bin/ssg"}
 
 pass() { PASSED=$((PASSED + 1)); }
 fail() { FAILED=$((FAILED + 1)); printf 'FAIL %s: %s\n' "${0##*/}" "$*" >&2; }

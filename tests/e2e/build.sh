@@ -78,7 +78,7 @@ cp "$T/about.bak" "$S/output/about/index.html"
 # 4. A second build changes nothing.
 find "$S/output" -type f -exec ls -l --time-style=+%s.%N {} + | sort >"$T/before"
 "$SSG" build -C "$S" >"$T/out2.txt" 2>&1
-check "rebuild reports 0 changed" contains "$T/out2.txt" '(0 changed)'
+check "rebuild renders and writes nothing" contains "$T/out2.txt" '(0 rendered, 0 changed)'
 find "$S/output" -type f -exec ls -l --time-style=+%s.%N {} + | sort >"$T/after"
 check "rebuild leaves every file untouched" cmp "$T/before" "$T/after"
 

@@ -1,0 +1,44 @@
+#ifndef SSG_MANIFEST_H
+#define SSG_MANIFEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct diag;
+
+/*
+ * The list of files a build wrote into the output folder, each with the
+ * fingerprint of everything it shows. The next build skips a page whose
+ * fingerprint is unchanged and whose file is still there, and removes the
+ * files it no longer produces, and only those: nothing else in the folder
+ * is ever deleted.
+ */
+struct manifest;
+
+struct manifest *manifest_new(void);
+/* NULL does nothing. */
+void	 manifest_free(struct manifest *m);
+/* Records rel with its fingerprint fp (0: none) and base, the part of
+ * fp that comes from templates and settings (to explain a rebuild).
+ * Thread-safe. */
+void	 manifest_add(struct manifest *m, const char *rel, uint64_t fp,
+	    uint64_t base);
+/* Loads what a previous build saved. A missing file is an empty list;
+ * a damaged one is reported as a warning and treated as empty. */
+int	 manifest_load(struct manifest *m, const char *path, struct diag *d);
+/* Saves atomically. Returns 0 or -1 (errno set). */
+int	 manifest_save(struct manifest *m, const char *path);
+/* 1 and the recorded fingerprint and base of rel, or 0 if rel is not
+ * listed. Call after loading, not while workers add entries. */
+int	 manifest_get(struct manifest *m, const char *rel, uint64_t *fp,
+	    uint64_t *base);
+/* Sets the fingerprint of rel to 0 (so it is rendered again even if a
+ * build stops half-way). */
+void	 manifest_forget(struct manifest *m, const char *rel);
+/* Deletes every file listed in old but not in cur from out_dir (with its
+ * .gz and .br siblings) and the folders that become empty. Returns how
+ * many files were removed. */
+size_t	 manifest_remove_stale(struct manifest *old, struct manifest *cur,
+	    const char *out_dir, struct diag *d);
+
+#endif

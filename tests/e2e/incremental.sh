@@ -1,0 +1,134 @@
+#!/bin/sh
+# Incremental builds equal full builds: a seeded series of random edits,
+# and after each one the incrementally built output tree must be byte for
+# byte the tree a fresh --force build of the same sources gives.
+# SEED=n STEPS=n reproduce or lengthen a run.
+. "$(dirname "$0")/../lib.sh"
+SEED=${SEED:-20261202}
+STEPS=${STEPS:-60}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+S="$T/site"
+cp -R "$ROOT/tests/fixtures/basic" "$S"
+rm -rf "$S/output" "$S/.ssg-cache"
+
+N=0
+rnd() {
+	# rnd MAX: a number in [0, MAX), from SEED and a counter
+	N=$((N + 1))
+	awk -v s="$SEED" -v n="$N" -v m="$1" 'BEGIN { srand(s * 7919 + n); print int(rand() * m) }'
+}
+pick() {
+	# pick DIR: one source file of DIR at random, or nothing
+	set -- $(ls "$1" 2>/dev/null | LC_ALL=C sort)
+	[ $# -eq 0 ] && return
+	i=$(rnd $#)
+	shift "$i"
+	printf '%s\n' "$1"
+}
+TAGS="alpha beta Gamma gamma Délta html markdown cooking"
+tag() { set -- $TAGS; shift "$(rnd $#)"; printf '%s' "$1"; }
+date_of() { printf '202%d-%02d-%02d %02d:%02d:00' "$(rnd 6)" "$(($(rnd 12) + 1))" "$(($(rnd 28) + 1))" "$(rnd 24)" "$(rnd 60)"; }
+new_post() {
+	# new_post FILE TITLE
+	cat >"$1" <<POST
+---
+title: $2
+date: $(date_of)
+tags: $(tag), $(tag)
+---
+Body of $2, with *emphasis* and a [link](https://example.org/$(rnd 100)).
+
+## Part $(rnd 5)
+
+$(rnd 100000) words, give or take.
+POST
+}
+
+step() {
+	op=$(rnd 13)
+	f=$(pick "$S/posts")
+	case $op in
+	0|1) new_post "$S/posts/post-$1.md" "Post number $1" ;;
+	2) [ -n "$f" ] && printf '\nAn added paragraph %s.\n' "$1" >>"$S/posts/$f" ;;
+	3) [ -n "$f" ] && rm "$S/posts/$f" ;;
+	4) [ -n "$f" ] && mv "$S/posts/$f" "$S/posts/renamed-$1.${f##*.}" ;;
+	5) [ -n "$f" ] && sed -i "s/^tags:.*/tags: $(tag), $(tag)/" "$S/posts/$f" ;;
+	6) [ -n "$f" ] && sed -i "s/^date:.*/date: $(date_of)/" "$S/posts/$f" ;;
+	7) [ -n "$f" ] && if grep -q '^draft: true' "$S/posts/$f"; then
+		sed -i '/^draft: true/d' "$S/posts/$f"
+	   else sed -i '0,/^title:/s//draft: true\ntitle:/' "$S/posts/$f"; fi ;;
+	8) mkdir -p "$S/templates"
+	   if [ -f "$S/templates/footer.mustache" ]; then rm "$S/templates/footer.mustache"
+	   else sed "s/<footer/<footer data-step=\"$1\"/" "$ROOT/themes/templates/footer.mustache" >"$S/templates/footer.mustache"; fi ;;
+	9) sed -i '/^posts_per_page:/d' "$S/site.yaml"; echo "posts_per_page: $(($(rnd 4) + 1))" >>"$S/site.yaml" ;;
+	10) sed -i '/^date_format:/d' "$S/site.yaml"
+	    if [ "$(rnd 2)" -eq 0 ]; then echo 'date_format: "%Y/%m/%d"' >>"$S/site.yaml"; else echo 'date_format: "%d %B %Y"' >>"$S/site.yaml"; fi ;;
+	11) g=$(pick "$S/pages"); [ -n "$g" ] && sed -i "s/^title:.*/title: Page title $1/" "$S/pages/$g" ;;
+	12) if [ -f "$S/static/extra.txt" ]; then rm "$S/static/extra.txt"; else echo "static $1" >"$S/static/extra.txt"; fi ;;
+	esac
+	echo "$op"
+}
+
+i=1
+ok=1
+while [ "$i" -le "$STEPS" ]; do
+	op=$(step "$i")
+	"$SSG" build -C "$S" -q >"$T/inc.log" 2>&1
+	rm -rf "$T/fresh"
+	cp -Rp "$S" "$T/fresh"
+	rm -rf "$T/fresh/output" "$T/fresh/.ssg-cache"
+	"$SSG" build -C "$T/fresh" --force -q >"$T/full.log" 2>&1
+	if diff -r "$S/output" "$T/fresh/output" >"$T/diff" 2>&1; then
+		pass
+	else
+		fail "step $i (operation $op) differs from a full build; SEED=$SEED"
+		head -n 30 "$T/diff" >&2
+		ok=0
+		break
+	fi
+	i=$((i + 1))
+done
+
+# A build with nothing changed renders and writes nothing.
+"$SSG" build -C "$S" >"$T/out" 2>&1
+check "no-change rebuild renders nothing" grep -q '(0 rendered, 0 changed)' "$T/out"
+
+# A damaged cache is noticed and ignored, and the result is still right.
+printf 'garbage' >"$S/.ssg-cache/sources.bin"
+"$SSG" build -C "$S" >"$T/out" 2>"$T/err"
+check "damaged cache: warning" grep -q "build cache is damaged" "$T/err"
+check "damaged cache: output still equals a full build" diff -r "$S/output" "$T/fresh/output"
+m=$(ls "$S"/.ssg-cache/outputs-*.txt | head -n 1)
+printf 'not a manifest\n' >"$m"
+"$SSG" build -C "$S" >"$T/out" 2>"$T/err"
+check "damaged list of outputs: warning" grep -q "damaged list of outputs" "$T/err"
+check "damaged list of outputs: output still equals a full build" diff -r "$S/output" "$T/fresh/output"
+
+# A cache from another site is not used.
+cp -R "$S" "$T/other"
+sed -i 's/^site_title:.*/site_title: "Another"/' "$T/other/site.yaml"
+"$SSG" build -C "$T/other" -q
+check "a copied site's cache is not reused for the wrong site" grep -q "<title>Another" "$T/other/output/index.html"
+
+# --force renders every page again, and changes no byte.
+"$SSG" build -C "$S" --force >"$T/out" 2>&1
+check "--force renders all and changes nothing" grep -q 'rendered, 0 changed' "$T/out"
+check "--force renders every page" sh -c "! grep -q '(0 rendered' '$T/out'"
+
+# A build killed while rendering leaves a state the next build repairs.
+new_post "$S/posts/killed.md" "Killed build"
+for k in 1 2 3 4 5; do
+	"$SSG" build -C "$S" -q -j 1 >/dev/null 2>&1 &
+	pid=$!
+	sleep "0.00$k"
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+done
+"$SSG" build -C "$S" -q
+rm -rf "$T/fresh"
+cp -Rp "$S" "$T/fresh"
+rm -rf "$T/fresh/output" "$T/fresh/.ssg-cache"
+"$SSG" build -C "$T/fresh" --force -q
+check "after kill -9, the next build equals a full build" diff -r "$S/output" "$T/fresh/output"
+summary
