@@ -24,7 +24,7 @@ LIBSSG_OBJS = \
 	ssg/fsutil.o ssg/hash.o ssg/locale.o ssg/markdown.o ssg/mem.o \
 	ssg/output.o ssg/pool.o ssg/render.o ssg/serve.o ssg/siteindex.o \
 	ssg/slug.o ssg/template.o ssg/theme.o ssg/utf8.o ssg/value.o \
-	ssg/yamldoc.o
+	ssg/yamldoc.o ssg/import_bssg.o ssg/cmd_import.o
 
 UNIT_TESTS = \
 	tests/unit/test_buf tests/unit/test_config tests/unit/test_datetime \

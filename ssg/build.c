@@ -32,6 +32,7 @@ struct source {
 	char		*path;
 	char		*rel;		/* inside its folder */
 	char		*key;		/* inside the site: "posts/a.md" */
+	struct stat	 st;		/* as the folder scan saw it */
 	enum content_kind kind;
 	int		 from_drafts;
 	int		 ok;
@@ -66,6 +67,8 @@ struct build {
 	struct srccache		*cache;
 	struct dirty		*dirty;
 	size_t			 ndirty;
+	uint64_t		*fps;		/* per job */
+	const char		**whys;		/* per job: why render, or NULL */
 	uint64_t		 tmpl_hash;
 	time_t			 now;
 	size_t			 done;
@@ -80,6 +83,22 @@ now_seconds(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* SSG_TRACE=1 prints how long each stage took, to find slow ones. */
+static void
+trace(const char *stage)
+{
+	static double last;
+	static int on = -1;
+	double now = now_seconds();
+
+	if (on == -1)
+		on = getenv("SSG_TRACE") != NULL;
+	if (on && last > 0)
+		fprintf(stderr, "trace: %-10s %7.2f ms\n", stage,
+		    (now - last) * 1000);
+	last = now;
 }
 
 static char *
@@ -159,6 +178,7 @@ add_source(const char *path, const char *rel, const struct stat *st,
 	memset(s, 0, sizeof(*s));
 	s->path = xstrdup(path);
 	s->rel = xstrdup(rel);
+	s->st = *st;
 	return 0;
 }
 
@@ -228,14 +248,17 @@ load_one(size_t i, void *arg)
 	struct stat st;
 	uint64_t h;
 
-	if (stat(s->path, &st) == -1) {
+	/* the scan's stat: a dangling link shows up here as not a file */
+	st = s->st;
+	if (!S_ISREG(st.st_mode) && stat(s->path, &st) == -1) {
 		diag_error(b->d, s->path, 0, "cannot read: %s", strerror(errno));
 		return;
 	}
 	if (!b->force && (hit = srccache_by_stat(b->cache, s->key, &st, &h))) {
 		reuse(b, s, p, hit);
 		s->ok = 1;
-		goto ok;
+		srccache_put(b->cache, s->key, &st, h, p);
+		goto out;
 	}
 	if (read_stable(b, s, &st, &text) == -1)
 		goto out;
@@ -249,9 +272,8 @@ load_one(size_t i, void *arg)
 		    text.len, st.st_mtime, &b->c, b->arena, b->d) == 0;
 	if (!s->ok)
 		goto out;
-ok:
-	srccache_put(b->cache, s->key, &st, h, p);
 	content_hashes(p);
+	srccache_put(b->cache, s->key, &st, h, p);
 out:
 	buf_release(&text);
 }
@@ -382,8 +404,8 @@ render_one(size_t i, void *arg)
 		b->failed = 1;
 	else {
 		siblings(b, j->out_path, out.ptr, out.len, changed);
-		manifest_add(b->manifest, j->out_path,
-		    render_fingerprint(b->render, j), render_base(b->render));
+		manifest_add(b->manifest, j->out_path, b->fps[b->dirty[i].job],
+		    render_base(b->render));
 		if (changed)
 			__atomic_add_fetch(&b->st->written, 1, __ATOMIC_RELAXED);
 	}
@@ -393,51 +415,66 @@ render_one(size_t i, void *arg)
 		progress(b, "render", b->done, b->ndirty);
 }
 
+/* Why job i must be rendered, or NULL when its file is current. */
+static void
+judge_one(size_t i, void *arg)
+{
+	struct build *b = arg;
+	struct page_job *j = &b->jobs[i];
+	uint64_t base = render_base(b->render), ofp, obase;
+	struct stat st;
+	const char *why;
+	char *path;
+
+	b->fps[i] = render_fingerprint(b->render, j);
+	path = path_join(b->out_dir, j->out_path);
+	if (b->force)
+		why = "forced (--force or clean_output)";
+	else if (!manifest_get(b->old, j->out_path, &ofp, &obase))
+		why = "new page";
+	else if (stat(path, &st) == -1)
+		why = "its file is missing";
+	else if (obase != base && ofp != b->fps[i])
+		why = "templates, theme or settings changed";
+	else if (ofp != b->fps[i])
+		why = "content it shows changed";
+	else if (b->c.precompress_assets && compress_wanted(path) &&
+	    !compress_present(path))
+		why = "compressed copies missing";
+	else
+		why = NULL;
+	free(path);
+	b->whys[i] = why;
+}
+
 /*
  * Decides which pages to render: those whose fingerprint differs from the
  * one recorded when their file was written, or whose file is gone. The
  * others are carried over to this build's manifest as they are.
  */
 static void
-plan_dirty(struct build *b)
+plan_dirty(struct build *b, size_t threads)
 {
-	uint64_t base = render_base(b->render), fp, ofp, obase;
-	struct stat st;
-	const char *why;
-	char *path;
+	uint64_t base = render_base(b->render);
 	size_t i;
 
+	b->fps = xcalloc(b->njobs + 1, sizeof(*b->fps));
+	b->whys = xcalloc(b->njobs + 1, sizeof(*b->whys));
 	b->dirty = xcalloc(b->njobs + 1, sizeof(*b->dirty));
+	manifest_index(b->old);
+	pool_for(threads, b->njobs, judge_one, b);
 	for (i = 0; i < b->njobs; i++) {
-		struct page_job *j = &b->jobs[i];
-
-		fp = render_fingerprint(b->render, j);
-		path = path_join(b->out_dir, j->out_path);
-		if (b->force)
-			why = "forced (--force or clean_output)";
-		else if (!manifest_get(b->old, j->out_path, &ofp, &obase))
-			why = "new page";
-		else if (stat(path, &st) == -1)
-			why = "its file is missing";
-		else if (obase != base && ofp != fp)
-			why = "templates, theme or settings changed";
-		else if (ofp != fp)
-			why = "content it shows changed";
-		else if (b->c.precompress_assets && compress_wanted(path) &&
-		    !compress_present(path))
-			why = "compressed copies missing";
-		else
-			why = NULL;
-		free(path);
-		if (why == NULL) {
-			manifest_add(b->manifest, j->out_path, fp, base);
+		if (b->whys[i] == NULL) {
+			manifest_add(b->manifest, b->jobs[i].out_path, b->fps[i],
+			    base);
 			continue;
 		}
 		b->dirty[b->ndirty].job = i;
-		b->dirty[b->ndirty].why = why;
+		b->dirty[b->ndirty].why = b->whys[i];
 		b->ndirty++;
 		if (b->o->explain)
-			b->o->explain(j->out_path, why, b->o->explain_arg);
+			b->o->explain(b->jobs[i].out_path, b->whys[i],
+			    b->o->explain_arg);
 	}
 }
 
@@ -546,8 +583,10 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	if (pick_theme(&b, &sheet) == -1 || load_templates(&b) == -1)
 		goto out;
 	cpath = site_path(&b, ".ssg-cache/sources.bin");
+	trace("start");
 	b.cache = srccache_load(b.force ? NULL : cpath, site_id(&b),
 	    parse_hash(&b), b.arena, d);
+	trace("cache");
 	if (load_sources(&b, threads) == -1 && o->strict)
 		goto out;
 	if (o->strict && diag_count(d, DIAG_ERROR) > errors_before)
@@ -563,12 +602,15 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	mpath = manifest_path(&b);
 	manifest_load(b.old, mpath, d);
 
+	trace("sources");
 	b.render = render_new(&b.c, &b.ix, b.tmpl, b.now);
 	render_set_base(b.render, b.tmpl_hash, config_hash(&b.c));
 	b.njobs = render_plan(b.render, &b.jobs);
 	st->outputs = b.njobs;
-	plan_dirty(&b);
+	trace("plan");
+	plan_dirty(&b, threads);
 	st->rendered = b.ndirty;
+	trace("fingerprint");
 	if (b.ndirty > 0) {
 		/* Forget the pages about to change first: if this build is
 		 * killed half-way, the next one renders them again. */
@@ -599,15 +641,20 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		buf_release(&css);
 	}
 	static_dir = site_path(&b, b.c.static_dir);
+	trace("render");
 	fs_walk(static_dir, copy_static, &b);
+	trace("static");
 
 	st->removed = manifest_remove_stale(b.old, b.manifest, b.out_dir, d);
-	if (manifest_save(b.manifest, mpath) == -1)
+	if (!manifest_same(b.manifest, b.old) &&
+	    manifest_save(b.manifest, mpath) == -1)
 		diag_warn(d, mpath, 0, "cannot save the list of outputs: %s",
 		    strerror(errno));
+	trace("manifest");
 	if (srccache_save(b.cache, cpath) == -1)
 		diag_warn(d, cpath, 0, "cannot save the build cache: %s",
 		    strerror(errno));
+	trace("save");
 	rc = diag_count(d, DIAG_ERROR) > errors_before || b.failed ? -1 : 0;
 out:
 	st->seconds = now_seconds() - t0;
@@ -620,6 +667,8 @@ out:
 	manifest_free(b.old);
 	srccache_free(b.cache);
 	free(b.dirty);
+	free(b.fps);
+	free(b.whys);
 	free(cpath);
 	for (i = 0; i < b.nsrc; i++) {
 		free(b.src[i].path);

@@ -22,6 +22,7 @@ int	cmd_check(struct cli *, int, char **);
 int	cmd_config(struct cli *, int, char **);
 int	cmd_themes(struct cli *, int, char **);
 int	cmd_version(struct cli *, int, char **);
+int	cmd_import(struct cli *, int, char **);
 
 /* Options shared by build and serve. */
 struct build_args {

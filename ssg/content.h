@@ -49,6 +49,7 @@ struct post {
 	char		*out_path;	/* relative output file */
 	uint64_t	 sum_hash;	/* see content_hashes */
 	uint64_t	 full_hash;
+	uint64_t	 tag_names_hash; /* site-wide names of its tags (index) */
 };
 
 /*

@@ -19,11 +19,29 @@ int
 fs_read(const char *path, struct buf *out)
 {
 	char chunk[65536];
+	struct stat st;
 	ssize_t n;
 	int fd, saved;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return -1;
+	/* read straight into the buffer when the size is known */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		buf_grow(out, (size_t)st.st_size + 1);
+		while ((n = read(fd, out->ptr + out->len,
+		    out->cap - out->len - 1)) > 0) {
+			out->len += (size_t)n;
+			out->ptr[out->len] = '\0';
+			if (out->cap - out->len - 1 == 0)
+				break;
+		}
+		if (n == -1 && errno != EINTR) {
+			saved = errno;
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+	}
 	for (;;) {
 		n = read(fd, chunk, sizeof(chunk));
 		if (n == 0)

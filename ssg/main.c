@@ -16,6 +16,7 @@ static const struct command commands[] = {
 	{ "check", cmd_check, "check that every internal link of the built site resolves" },
 	{ "config", cmd_config, "print every setting with its value and meaning" },
 	{ "themes", cmd_themes, "list the themes" },
+	{ "import", cmd_import, "write site.yaml for a BSSG site, to build it unchanged" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show help for a command" },
 };

@@ -11,6 +11,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "fsutil.h"
+#include "hash.h"
 #include "mem.h"
 
 #define MANIFEST_MAGIC "ssg-manifest 2"
@@ -20,11 +21,18 @@ struct entry {
 	uint64_t	 fp, base;
 };
 
+/*
+ * Entries in the order they were added (the order they are saved in)
+ * and an open-addressed index by path, built when first needed: no
+ * sorting, which matters at tens of thousands of pages.
+ */
 struct manifest {
 	pthread_mutex_t	 lock;
 	struct entry	*e;
 	size_t		 n, cap;
-	int		 sorted;
+	size_t		*slots;		/* entry index + 1; 0 is empty */
+	size_t		 nslots;
+	size_t		 indexed;	/* entries in the index so far */
 };
 
 struct manifest *
@@ -33,7 +41,6 @@ manifest_new(void)
 	struct manifest *m = xcalloc(1, sizeof(*m));
 
 	pthread_mutex_init(&m->lock, NULL);
-	m->sorted = 1;
 	return m;
 }
 
@@ -47,6 +54,7 @@ manifest_free(struct manifest *m)
 	for (i = 0; i < m->n; i++)
 		free(m->e[i].path);
 	free(m->e);
+	free(m->slots);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
 }
@@ -60,60 +68,85 @@ manifest_add(struct manifest *m, const char *rel, uint64_t fp, uint64_t base)
 	m->e[m->n].fp = fp;
 	m->e[m->n].base = base;
 	m->n++;
-	m->sorted = 0;
 	pthread_mutex_unlock(&m->lock);
 }
 
-static int
-cmp_entry(const void *a, const void *b)
+static size_t
+slot_of(const struct manifest *m, const char *rel)
 {
-	return strcmp(((const struct entry *)a)->path,
-	    ((const struct entry *)b)->path);
+	return (size_t)hash64(rel, strlen(rel)) & (m->nslots - 1);
 }
 
-/* Sorts by path; of duplicates one is kept (paths are added once per build). */
+/* Brings the index up to date with the entries; a later duplicate
+ * replaces the earlier one. */
 static void
-msort(struct manifest *m)
+reindex(struct manifest *m)
 {
-	size_t i, k = 0;
+	size_t i, h, k;
 
-	if (m->sorted)
-		return;
-	qsort(m->e, m->n, sizeof(*m->e), cmp_entry);
-	for (i = 0; i < m->n; i++) {
-		if (k > 0 && strcmp(m->e[k - 1].path, m->e[i].path) == 0) {
-			free(m->e[k - 1].path);
-			m->e[k - 1] = m->e[i];
-			continue;
-		}
-		m->e[k++] = m->e[i];
+	if (m->nslots < (m->n + 1) * 2) {
+		free(m->slots);
+		m->nslots = 64;
+		while (m->nslots < (m->n + 1) * 2)
+			m->nslots *= 2;
+		m->slots = xcalloc(m->nslots, sizeof(*m->slots));
+		m->indexed = 0;
 	}
-	m->n = k;
-	m->sorted = 1;
+	for (i = m->indexed; i < m->n; i++) {
+		h = slot_of(m, m->e[i].path);
+		while ((k = m->slots[h]) != 0 &&
+		    strcmp(m->e[k - 1].path, m->e[i].path) != 0)
+			h = (h + 1) & (m->nslots - 1);
+		m->slots[h] = i + 1;
+	}
+	m->indexed = m->n;
+}
+
+void
+manifest_index(struct manifest *m)
+{
+	reindex(m);
+}
+
+static struct entry *
+find(struct manifest *m, const char *rel)
+{
+	size_t h, k;
+
+	reindex(m);
+	h = slot_of(m, rel);
+	while ((k = m->slots[h]) != 0) {
+		if (strcmp(m->e[k - 1].path, rel) == 0)
+			return &m->e[k - 1];
+		h = (h + 1) & (m->nslots - 1);
+	}
+	return NULL;
 }
 
 int
 manifest_load(struct manifest *m, const char *path, struct diag *d)
 {
 	struct buf b = BUF_INIT;
-	char *line, *save = NULL, *sp, *end;
+	char *line, *next, *end;
 	uint64_t fp, base;
-	int first = 1;
 
 	if (fs_read(path, &b) == -1) {
 		buf_release(&b);
 		return errno == ENOENT ? 0 : -1;
 	}
-	for (line = strtok_r(b.ptr, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
-		if (first) {
-			first = 0;
-			if (strcmp(line, MANIFEST_MAGIC) != 0)
-				goto bad;
-			continue;
-		}
+	line = b.ptr;
+	next = strchr(line, '\n');
+	if (next == NULL)
+		goto bad;
+	*next = '\0';
+	if (strcmp(line, MANIFEST_MAGIC) != 0)
+		goto bad;
+	for (line = next + 1; *line != '\0'; line = next + 1) {
+		if ((next = strchr(line, '\n')) == NULL)
+			goto bad;
+		*next = '\0';
 		/* "FP BASE PATH", 16 hex digits each */
-		if (strlen(line) < 35 || line[16] != ' ' || line[33] != ' ')
+		if (next - line < 35 || line[16] != ' ' || line[33] != ' ')
 			goto bad;
 		errno = 0;
 		fp = strtoull(line, &end, 16);
@@ -122,14 +155,12 @@ manifest_load(struct manifest *m, const char *path, struct diag *d)
 		base = strtoull(line + 17, &end, 16);
 		if (errno || end != line + 33)
 			goto bad;
-		sp = line + 33;
 		/* never trust a path that could leave the output folder */
-		if (sp[1] == '/' || sp[1] == '\0' || strstr(sp + 1, "..") != NULL)
+		if (line[34] == '/' || strstr(line + 34, "..") != NULL)
 			goto bad;
-		manifest_add(m, sp + 1, fp, base);
+		manifest_add(m, line + 34, fp, base);
 	}
 	buf_release(&b);
-	msort(m);
 	return 0;
 bad:
 	diag_warn(d, path, 0, "damaged list of outputs: ignored (pages are "
@@ -137,6 +168,9 @@ bad:
 	buf_release(&b);
 	while (m->n > 0)
 		free(m->e[--m->n].path);
+	m->indexed = 0;
+	if (m->slots)
+		memset(m->slots, 0, m->nslots * sizeof(*m->slots));
 	return 0;
 }
 
@@ -147,7 +181,7 @@ manifest_save(struct manifest *m, const char *path)
 	size_t i;
 	int rc;
 
-	msort(m);
+	buf_grow(&b, m->n * 64 + 32);
 	buf_adds(&b, MANIFEST_MAGIC "\n");
 	for (i = 0; i < m->n; i++)
 		buf_printf(&b, "%016" PRIx64 " %016" PRIx64 " %s\n", m->e[i].fp,
@@ -157,14 +191,20 @@ manifest_save(struct manifest *m, const char *path)
 	return rc;
 }
 
-static struct entry *
-find(struct manifest *m, const char *rel)
+int
+manifest_same(struct manifest *a, struct manifest *b)
 {
-	struct entry key;
+	struct entry *e;
+	size_t i;
 
-	msort(m);
-	key.path = (char *)rel;
-	return bsearch(&key, m->e, m->n, sizeof(*m->e), cmp_entry);
+	if (a->n != b->n)
+		return 0;
+	for (i = 0; i < a->n; i++) {
+		e = find(b, a->e[i].path);
+		if (e == NULL || e->fp != a->e[i].fp || e->base != a->e[i].base)
+			return 0;
+	}
+	return 1;
 }
 
 int
@@ -215,8 +255,6 @@ manifest_remove_stale(struct manifest *old, struct manifest *cur,
 	struct buf p = BUF_INIT;
 	size_t i, k, removed = 0;
 
-	msort(old);
-	msort(cur);
 	for (i = 0; i < old->n; i++) {
 		if (find(cur, old->e[i].path) != NULL)
 			continue;

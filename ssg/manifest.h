@@ -28,6 +28,11 @@ void	 manifest_add(struct manifest *m, const char *rel, uint64_t fp,
 int	 manifest_load(struct manifest *m, const char *path, struct diag *d);
 /* Saves atomically. Returns 0 or -1 (errno set). */
 int	 manifest_save(struct manifest *m, const char *path);
+/* Builds the lookup index now; lookups that follow (manifest_get) only
+ * read, so several threads may make them at once. */
+void	 manifest_index(struct manifest *m);
+/* 1 if a and b list the same paths with the same fingerprints. */
+int	 manifest_same(struct manifest *a, struct manifest *b);
 /* 1 and the recorded fingerprint and base of rel, or 0 if rel is not
  * listed. Call after loading, not while workers add entries. */
 int	 manifest_get(struct manifest *m, const char *rel, uint64_t *fp,

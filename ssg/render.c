@@ -614,14 +614,9 @@ static void
 fp_post_summary(const struct render *r, struct buf *b, const struct post *p,
     int full)
 {
-	const struct tag_info *ti;
-	size_t i;
-
+	(void)r;
 	fp_u64(b, full ? p->full_hash : p->sum_hash);
-	for (i = 0; i < p->ntags; i++) {
-		ti = siteindex_tag(r->ix, p->tags[i].slug);
-		fp_str(b, ti ? ti->name : p->tags[i].name);
-	}
+	fp_u64(b, p->tag_names_hash);
 }
 
 static void
@@ -663,10 +658,12 @@ render_fingerprint(const struct render *r, const struct page_job *j)
 	const struct site_index *ix = r->ix;
 	const struct post *p;
 	const struct tag_info *ti;
-	struct buf b = BUF_INIT;
+	static _Thread_local struct buf b = BUF_INIT;
 	size_t i, per, first, n;
 	uint64_t fp;
 
+	/* one buffer per thread, reused: fingerprints are many and small */
+	buf_clear(&b);
 	fp_u64(&b, r->fp_base);
 	fp_u64(&b, (uint64_t)j->kind);
 	fp_u64(&b, j->arg);
@@ -732,6 +729,7 @@ render_fingerprint(const struct render *r, const struct page_job *j)
 		break;
 	}
 	fp = hash64(b.ptr, b.len);
-	buf_release(&b);
+	if (b.cap > 1 << 20)
+		buf_release(&b);
 	return fp;
 }

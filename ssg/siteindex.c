@@ -4,7 +4,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "buf.h"
 #include "diag.h"
+#include "hash.h"
 #include "mem.h"
 
 static int
@@ -145,6 +147,29 @@ index_tags(struct site_index *ix)
 	qsort(ix->by_slug, ix->ntags, sizeof(*ix->by_slug), cmp_slug_ptr);
 }
 
+/* Lists show a tag by the name the site uses for it, which another post
+ * may decide; a hash of those names per post keeps fingerprints exact. */
+static void
+name_hashes(struct site_index *ix)
+{
+	const struct tag_info *ti;
+	struct buf b = BUF_INIT;
+	size_t i, j;
+
+	for (i = 0; i < ix->nposts; i++) {
+		struct post *p = ix->posts[i];
+
+		buf_clear(&b);
+		for (j = 0; j < p->ntags; j++) {
+			ti = siteindex_tag(ix, p->tags[j].slug);
+			buf_adds(&b, ti ? ti->name : p->tags[j].name);
+			buf_addc(&b, '\0');
+		}
+		p->tag_names_hash = hash64(b.ptr, b.len);
+	}
+	buf_release(&b);
+}
+
 int
 siteindex_build(struct site_index *ix, struct post *posts, size_t np,
     struct post *pages, size_t ng, struct diag *d)
@@ -179,6 +204,7 @@ siteindex_build(struct site_index *ix, struct post *posts, size_t np,
 	qsort(ix->posts, ix->nposts, sizeof(*ix->posts), cmp_posts);
 	qsort(ix->pages, ix->npages, sizeof(*ix->pages), cmp_pages);
 	index_tags(ix);
+	name_hashes(ix);
 	return rc;
 }
 

@@ -12,7 +12,7 @@
 #include "hash.h"
 #include "mem.h"
 
-#define CACHE_MAGIC	"SSGSRC\0\1"
+#define CACHE_MAGIC	"SSGSRC\0\2"
 #ifndef SSG_VERSION
 #define SSG_VERSION	"0.1"
 #endif
@@ -27,6 +27,8 @@ struct centry {
 
 struct srccache {
 	struct arena	*a;
+	struct buf	 file;	/* the loaded bytes; entries point into them */
+	int		 changed; /* an entry differs from the loaded ones */
 	/* loaded: open-addressed table by rel */
 	struct centry	*old;
 	size_t		 nold;
@@ -55,7 +57,8 @@ put_str(struct buf *b, const char *s)
 		return;
 	}
 	put_u64(b, strlen(s));
-	buf_adds(b, s);
+	/* with its NUL, so a loaded cache can point into its own bytes */
+	buf_add(b, s, strlen(s) + 1);
 }
 
 static void
@@ -88,6 +91,8 @@ put_post(struct buf *b, const struct post *p)
 	put_u64(b, p->words);
 	put_str(b, p->url);
 	put_str(b, p->out_path);
+	put_u64(b, p->sum_hash);
+	put_u64(b, p->full_hash);
 }
 
 /* --- reading, every step bounds-checked --- */
@@ -120,12 +125,12 @@ get_str(struct reader *r)
 
 	if (r->bad || n == NO_STR)
 		return NULL;
-	if (n > (uint64_t)(r->end - r->p)) {
+	if (n >= (uint64_t)(r->end - r->p) || r->p[n] != '\0') {
 		r->bad = 1;
 		return NULL;
 	}
-	s = arena_strndup(r->a, r->p, (size_t)n);
-	r->p += n;
+	s = (char *)r->p;
+	r->p += n + 1;
 	return s;
 }
 
@@ -170,6 +175,8 @@ get_post(struct reader *r, struct post *p)
 	p->words = get_u64(r);
 	p->url = get_str(r);
 	p->out_path = get_str(r);
+	p->sum_hash = get_u64(r);
+	p->full_hash = get_u64(r);
 	if (!r->bad && (p->title == NULL || p->slug == NULL ||
 	    p->html == NULL || p->url == NULL || p->out_path == NULL ||
 	    p->excerpt == NULL))
@@ -214,6 +221,12 @@ load(struct srccache *c, const char *path, struct diag *d)
 			    "(full rebuild)", strerror(errno));
 		goto out;
 	}
+	if (b.len >= 8 && memcmp(b.ptr, CACHE_MAGIC, 7) == 0 &&
+	    b.ptr[7] != CACHE_MAGIC[7]) {
+		diag_warn(d, path, 0, "the build cache is from another version "
+		    "of ssg: full rebuild");
+		goto out;
+	}
 	if (b.len < 16 || memcmp(b.ptr, CACHE_MAGIC, 8) != 0)
 		goto damaged;
 	memcpy(&sum, b.ptr + b.len - 8, 8);
@@ -224,7 +237,7 @@ load(struct srccache *c, const char *path, struct diag *d)
 	r.a = c->a;
 	r.bad = 0;
 	ver = get_str(&r);
-	/* another version, site or parse settings: silently start over */
+	/* another release, site or parse settings: silently start over */
 	if (r.bad || ver == NULL || strcmp(ver, SSG_VERSION) != 0 ||
 	    get_u64(&r) != c->site_id || get_u64(&r) != c->cfg_hash)
 		goto out;
@@ -252,6 +265,9 @@ load(struct srccache *c, const char *path, struct diag *d)
 	}
 	c->nold = (size_t)n;
 	index_old(c);
+	/* keep the bytes: every string of the entries lives in them */
+	c->file = b;
+	buf_init(&b);
 	rc = 0;
 	goto out;
 damaged:
@@ -285,6 +301,7 @@ srccache_free(struct srccache *c)
 	free(c->old);
 	free(c->slots);
 	free(c->cur);
+	buf_release(&c->file);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -345,6 +362,14 @@ srccache_put(struct srccache *c, const char *rel, const struct stat *st,
 	e->mtime_ns = (int64_t)st->st_mtim.tv_nsec;
 	e->hash = hash;
 	e->post = *p;
+	{
+		const struct centry *o = lookup(c, rel);
+
+		if (o == NULL || o->size != e->size || o->ino != e->ino ||
+		    o->mtime_s != e->mtime_s || o->mtime_ns != e->mtime_ns ||
+		    o->hash != hash)
+			c->changed = 1;
+	}
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -363,6 +388,9 @@ srccache_save(struct srccache *c, const char *path)
 	size_t i;
 	int rc;
 
+	/* nothing new and nothing gone: the file on disk is current */
+	if (!c->changed && c->ncur == c->nold && c->nold > 0)
+		return 0;
 	/* sorted, so the file does not depend on thread timing */
 	qsort(c->cur, c->ncur, sizeof(*c->cur), cmp_rel);
 	buf_add(&b, CACHE_MAGIC, 8);
