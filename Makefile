@@ -10,7 +10,7 @@ MANDIR	 = $(PREFIX)/share/man
 VERSION	 = 0.1.0
 CC	?= cc
 CFLAGS	?= -O2 -g
-PKGS	 = libcmark-gfm yaml-0.1 libxxhash libmicrohttpd zlib libbrotlienc
+PKGS	 = libcmark-gfm yaml-0.1 libxxhash libmicrohttpd zlib libbrotlienc libgit2
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-Wall -Wextra -Issg -DSSG_VERSION='"$(VERSION)"' \
 	-DSSG_DATADIR='"$(DATADIR)"' $(CFLAGS)
@@ -21,8 +21,8 @@ LIBS	 = $$(pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lpthread
 LIBSSG_OBJS = \
 	ssg/buf.o ssg/build.o ssg/check.o ssg/cli.o ssg/compress.o ssg/manifest.o ssg/srccache.o ssg/cmd_build.o ssg/cmd_check.o ssg/cmd_serve.o ssg/cmd_site.o ssg/config.o ssg/content.o \
 	ssg/datetime.o ssg/diag.o ssg/escape.o ssg/feed.o ssg/frontmatter.o \
-	ssg/fsutil.o ssg/hash.o ssg/locale.o ssg/markdown.o ssg/mem.o \
-	ssg/output.o ssg/pool.o ssg/render.o ssg/serve.o ssg/siteindex.o \
+	ssg/fsutil.o ssg/gitinfo.o ssg/hash.o ssg/locale.o ssg/markdown.o ssg/mem.o \
+	ssg/output.o ssg/pool.o ssg/render.o ssg/render_fp.o ssg/render_list.o ssg/serve.o ssg/siteindex.o \
 	ssg/slug.o ssg/template.o ssg/theme.o ssg/utf8.o ssg/value.o \
 	ssg/yamldoc.o ssg/import_bssg.o ssg/cmd_import.o
 
@@ -54,7 +54,7 @@ DEB_BUILD = build-essential pkg-config libcmark-gfm-dev \
 	libcmark-gfm-extensions-dev libyaml-dev libxxhash-dev \
 	libmicrohttpd-dev libgit2-dev libcurl4-openssl-dev libarchive-dev \
 	zlib1g-dev libbrotli-dev
-DEB_TEST = libxml2-utils curl mandoc
+DEB_TEST = libxml2-utils curl mandoc python3 git
 FREEBSD_PKGS = pkgconf cmark libyaml xxhash libmicrohttpd libgit2 curl \
 	libarchive brotli
 

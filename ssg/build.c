@@ -16,7 +16,9 @@
 #include "datetime.h"
 #include "diag.h"
 #include "fsutil.h"
+#include "gitinfo.h"
 #include "hash.h"
+#include "locale.h"
 #include "markdown.h"
 #include "mem.h"
 #include "manifest.h"
@@ -65,6 +67,8 @@ struct build {
 	struct manifest		*manifest;	/* this build's outputs */
 	struct manifest		*old;		/* the previous build's */
 	struct srccache		*cache;
+	struct locale		*locale;
+	char			*tmpdir;	/* output_tmpdir */
 	struct dirty		*dirty;
 	size_t			 ndirty;
 	uint64_t		*fps;		/* per job */
@@ -278,6 +282,31 @@ out:
 	buf_release(&text);
 }
 
+/* lastmod from the newest commit that changed the file, where the front
+ * matter gives none. */
+static void
+git_dates(struct build *b)
+{
+	struct gitinfo *g = gitinfo_load(b->site_dir, b->d);
+	size_t i;
+	time_t t;
+
+	if (g == NULL)
+		return;
+	for (i = 0; i < b->nsrc; i++) {
+		struct post *p = &b->items[i];
+
+		if (!b->src[i].ok || p->lastmod_given)
+			continue;
+		if ((t = gitinfo_lastmod(g, b->src[i].path)) != 0 &&
+		    t != p->lastmod) {
+			p->lastmod = t;
+			content_hashes(p);
+		}
+	}
+	gitinfo_free(g);
+}
+
 static int
 load_sources(struct build *b, size_t threads)
 {
@@ -300,6 +329,8 @@ load_sources(struct build *b, size_t threads)
 	} else
 		pool_for(threads, b->nsrc, load_one, b);
 	progress(b, "read", b->nsrc, b->nsrc);
+	if (b->c.git_lastmod)
+		git_dates(b);
 
 	posts = b->posts = xcalloc(b->nsrc + 1, sizeof(*posts));
 	pages = b->pages = xcalloc(b->nsrc + 1, sizeof(*pages));
@@ -326,7 +357,7 @@ load_sources(struct build *b, size_t threads)
 	}
 	b->st->posts = np;
 	b->st->pages = ng;
-	return siteindex_build(&b->ix, posts, np, pages, ng, b->d);
+	return siteindex_build(&b->ix, posts, np, pages, ng, &b->c, b->d);
 }
 
 static int
@@ -384,7 +415,7 @@ siblings(struct build *b, const char *rel, const void *data, size_t n,
 	if (!b->c.precompress_assets)
 		compress_remove(path);
 	else if (changed || !compress_present(path))
-		compress_siblings(path, data, n, b->d);
+		compress_siblings(path, data, n, b->tmpdir, b->d);
 	free(path);
 }
 
@@ -497,7 +528,8 @@ copy_static(const char *path, const char *rel, const struct stat *st,
 			compress_remove(out);
 		else if ((changed || !compress_present(out)) &&
 		    fs_read(path, &data) == 0)
-			compress_siblings(out, data.ptr, data.len, b->d);
+			compress_siblings(out, data.ptr, data.len, b->tmpdir,
+			    b->d);
 		free(out);
 	}
 	buf_release(&data);
@@ -554,6 +586,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 {
 	struct build b;
 	char *sheet = NULL, *mpath = NULL, *static_dir = NULL, *cpath = NULL;
+	char *site_themes = NULL;
 	size_t threads, i, errors_before = diag_count(d, DIAG_ERROR);
 	double t0 = now_seconds();
 	int rc = -1, changed;
@@ -592,18 +625,21 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	if (o->strict && diag_count(d, DIAG_ERROR) > errors_before)
 		goto out;
 
-	if (fs_mkdirs(b.out_dir) == -1) {
+	if (fs_mkdirs(b.out_dir) == -1 || output_begin(b.out_dir) == -1) {
 		diag_error(d, b.out_dir, 0, "cannot create the output folder: "
 		    "%s", strerror(errno));
 		goto out;
 	}
+	b.tmpdir = output_tmpdir(b.out_dir);
 	b.manifest = manifest_new();
 	b.old = manifest_new();
 	mpath = manifest_path(&b);
 	manifest_load(b.old, mpath, d);
 
 	trace("sources");
-	b.render = render_new(&b.c, &b.ix, b.tmpl, b.now);
+	site_themes = site_path(&b, b.c.themes_dir);
+	b.locale = locale_load(b.c.site_lang, site_themes, b.builtin, d);
+	b.render = render_new(&b.c, &b.ix, b.tmpl, b.locale, b.now);
 	render_set_base(b.render, b.tmpl_hash, config_hash(&b.c));
 	b.njobs = render_plan(b.render, &b.jobs);
 	st->outputs = b.njobs;
@@ -650,6 +686,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	    manifest_save(b.manifest, mpath) == -1)
 		diag_warn(d, mpath, 0, "cannot save the list of outputs: %s",
 		    strerror(errno));
+	output_end(b.out_dir);
 	trace("manifest");
 	if (srccache_save(b.cache, cpath) == -1)
 		diag_warn(d, cpath, 0, "cannot save the build cache: %s",
@@ -661,12 +698,15 @@ out:
 	if (b.jobs)
 		render_jobs_free(b.jobs, b.njobs);
 	render_free(b.render);
+	locale_free(b.locale);
+	free(site_themes);
 	tmpl_set_free(b.tmpl);
 	siteindex_release(&b.ix);
 	manifest_free(b.manifest);
 	manifest_free(b.old);
 	srccache_free(b.cache);
 	free(b.dirty);
+	free(b.tmpdir);
 	free(b.fps);
 	free(b.whys);
 	free(cpath);

@@ -71,14 +71,14 @@ brotli_data(const void *data, size_t n, struct buf *out)
 
 int
 compress_siblings(const char *path, const void *data, size_t n,
-    struct diag *d)
+    const char *tmpdir, struct diag *d)
 {
 	struct buf z = BUF_INIT, name = BUF_INIT;
 	int rc = 0;
 
 	buf_printf(&name, "%s.gz", path);
 	if (gzip_data(data, n, &z) == -1 ||
-	    fs_write_atomic(name.ptr, z.ptr, z.len) == -1) {
+	    fs_write_atomic_via(name.ptr, tmpdir, z.ptr, z.len) == -1) {
 		diag_error(d, name.ptr, 0, "cannot write the gzip copy: %s",
 		    strerror(errno));
 		rc = -1;
@@ -87,7 +87,7 @@ compress_siblings(const char *path, const void *data, size_t n,
 	buf_clear(&name);
 	buf_printf(&name, "%s.br", path);
 	if (brotli_data(data, n, &z) == -1 ||
-	    fs_write_atomic(name.ptr, z.ptr, z.len) == -1) {
+	    fs_write_atomic_via(name.ptr, tmpdir, z.ptr, z.len) == -1) {
 		diag_error(d, name.ptr, 0, "cannot write the brotli copy: %s",
 		    strerror(errno));
 		rc = -1;

@@ -13,10 +13,11 @@ struct diag;
 
 /* 1 for the types worth compressing: html, css, xml, js, svg, json, txt. */
 int	compress_wanted(const char *path);
-/* Writes path.gz and path.br of data[0..n), each atomically. Returns 0 or
- * -1 (recorded in d). */
+/* Writes path.gz and path.br of data[0..n), each atomically, with the
+ * temporary files in tmpdir (NULL: beside them). Returns 0 or -1
+ * (recorded in d). */
 int	compress_siblings(const char *path, const void *data, size_t n,
-	    struct diag *d);
+	    const char *tmpdir, struct diag *d);
 /* Removes path.gz and path.br if they exist. */
 void	compress_remove(const char *path);
 /* 1 if both siblings exist. */

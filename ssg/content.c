@@ -90,11 +90,11 @@ name_slug(struct buf *out, const char *rel)
 
 /* url_slug_format with Year, Month, Day and slug replaced. */
 static void
-post_url(struct buf *out, const char *fmt, time_t date, const char *slug)
+post_url(struct buf *out, const char *fmt, const struct post *p,
+    const char *slug)
 {
-	int y, m, d;
+	int y = p->year, m = p->month, d = p->day;
 
-	dt_ymd(date, &y, &m, &d);
 	while (*fmt) {
 		if (strncmp(fmt, "Year", 4) == 0) {
 			buf_printf(out, "%04d", y);
@@ -205,7 +205,13 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 		p->date_from_mtime = 1;
 	} else if (v == NULL)
 		p->date_from_mtime = 1;
+	/* URLs and archives use the date as written, as BSSG does, not
+	 * the day it is in the site's time zone */
+	if (v == NULL || sscanf(v, "%4d-%2d-%2d", &p->year, &p->month,
+	    &p->day) != 3)
+		dt_ymd(p->date, &p->year, &p->month, &p->day);
 	p->lastmod = p->date;
+	p->lastmod_given = fm_str(&fm, "lastmod") != NULL;
 	if ((v = fm_str(&fm, "lastmod")) != NULL &&
 	    dt_parse(v, &p->lastmod) == -1) {
 		diag_error(d, path, fm_line(&fm, "lastmod"), "unknown date "
@@ -270,7 +276,7 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 	buf_clear(&s);
 	buf_addc(&s, '/');
 	if (kind == CONTENT_POST)
-		post_url(&s, c->url_slug_format, p->date, p->slug);
+		post_url(&s, c->url_slug_format, p, p->slug);
 	else
 		buf_adds(&s, p->slug);
 	if (s.ptr[s.len - 1] != '/')

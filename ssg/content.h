@@ -38,11 +38,13 @@ struct post {
 	size_t		 ntags;
 	time_t		 date;
 	time_t		 lastmod;	/* == date when not given */
+	int		 year, month, day; /* of the date as written */
 	int		 draft;
 	int		 secondary;	/* pages: under the Pages menu */
 	int		 is_html;
 	int		 dup;		/* shares its URL with another; left out */
 	int		 date_from_mtime; /* no date in the front matter */
+	int		 lastmod_given;	/* lastmod in the front matter */
 	char		*html;		/* the rendered body */
 	size_t		 words;
 	char		*url;		/* from the site root, "/2025/04/07/x/" */
@@ -50,6 +52,10 @@ struct post {
 	uint64_t	 sum_hash;	/* see content_hashes */
 	uint64_t	 full_hash;
 	uint64_t	 tag_names_hash; /* site-wide names of its tags (index) */
+	size_t		 index;		/* position in the site's post order */
+	struct post	**related;	/* by shared tags (index) */
+	size_t		 nrelated;
+	uint64_t	 related_hash;	/* titles and URLs of the related posts */
 };
 
 /*

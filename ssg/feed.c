@@ -6,6 +6,7 @@
 #include "content.h"
 #include "datetime.h"
 #include "escape.h"
+#include "serve.h"
 
 static void
 xml_text(struct buf *out, const char *s)
@@ -13,10 +14,14 @@ xml_text(struct buf *out, const char *s)
 	esc_xml(out, s, strlen(s));
 }
 
-/* An absolute URL: site_url (with its base path) + path from the root. */
+/* An absolute URL for a path from the site root (site_url has the base). */
 static void
 xml_url(struct buf *out, const struct site_config *c, const char *path)
 {
+	if (strstr(path, "://") != NULL) {
+		xml_text(out, path);
+		return;
+	}
 	xml_text(out, c->site_url);
 	xml_text(out, path);
 }
@@ -29,39 +34,58 @@ xml_elem(struct buf *out, const char *name, const char *text)
 	buf_printf(out, "</%s>\n", name);
 }
 
+static const char *
+author_of(const struct site_config *c, const struct post *p)
+{
+	return p->author_name ? p->author_name : c->author_name;
+}
+
+static size_t
+item_count(const struct site_config *c, const struct feed *f)
+{
+	return f->n > (size_t)c->rss_item_limit ? (size_t)c->rss_item_limit :
+	    f->n;
+}
+
+static time_t
+newest(const struct feed *f, size_t n)
+{
+	time_t t = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (f->posts[i]->lastmod > t)
+			t = f->posts[i]->lastmod;
+	return t;
+}
+
 void
-feed_rss(struct buf *out, const struct site_config *c, const char *title,
-    const char *self_path, struct post *const *posts, size_t n)
+feed_rss(struct buf *out, const struct site_config *c, const struct feed *f)
 {
 	const struct post *p;
-	time_t newest = 0;
-	size_t i, j;
+	size_t i, j, n = item_count(c, f);
 
-	if (n > (size_t)c->rss_item_limit)
-		n = (size_t)c->rss_item_limit;
-	for (i = 0; i < n; i++)
-		if (posts[i]->lastmod > newest)
-			newest = posts[i]->lastmod;
 	buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<rss version=\"2.0\" xmlns:atom=\"http://www.w3.org/2005/Atom\" "
-	    "xmlns:dc=\"http://purl.org/dc/elements/1.1/\">\n<channel>\n");
-	xml_elem(out, "title", title);
+	    "xmlns:dc=\"http://purl.org/dc/elements/1.1/\" "
+	    "xmlns:media=\"http://search.yahoo.com/mrss/\">\n<channel>\n");
+	xml_elem(out, "title", f->title);
 	buf_adds(out, "<link>");
-	xml_url(out, c, "/");
+	xml_url(out, c, f->page_path);
 	buf_adds(out, "</link>\n");
 	xml_elem(out, "description", c->site_description);
 	xml_elem(out, "language", c->site_lang);
 	xml_elem(out, "generator", "ssg");
 	if (n > 0) {
 		buf_adds(out, "<lastBuildDate>");
-		dt_rfc822(out, newest);
+		dt_rfc822(out, newest(f, n));
 		buf_adds(out, "</lastBuildDate>\n");
 	}
 	buf_adds(out, "<atom:link href=\"");
-	xml_url(out, c, self_path);
+	xml_url(out, c, f->self_path);
 	buf_adds(out, "\" rel=\"self\" type=\"application/rss+xml\"/>\n");
 	for (i = 0; i < n; i++) {
-		p = posts[i];
+		p = f->posts[i];
 		buf_adds(out, "<item>\n");
 		xml_elem(out, "title", p->title);
 		buf_adds(out, "<link>");
@@ -71,15 +95,89 @@ feed_rss(struct buf *out, const struct site_config *c, const char *title,
 		buf_adds(out, "</guid>\n<pubDate>");
 		dt_rfc822(out, p->date);
 		buf_adds(out, "</pubDate>\n");
-		xml_elem(out, "dc:creator", p->author_name ? p->author_name :
-		    c->author_name);
+		if (p->lastmod != p->date) {
+			buf_adds(out, "<atom:updated>");
+			dt_rfc3339(out, p->lastmod);
+			buf_adds(out, "</atom:updated>\n");
+		}
+		xml_elem(out, "dc:creator", author_of(c, p));
 		for (j = 0; j < p->ntags; j++)
 			xml_elem(out, "category", p->tags[j].name);
 		xml_elem(out, "description", c->rss_include_full_content ?
 		    p->html : p->description);
+		if (p->image != NULL) {
+			buf_adds(out, "<media:content url=\"");
+			xml_url(out, c, p->image);
+			buf_printf(out, "\" medium=\"image\" type=\"%s\"/>\n",
+			    mime_type(p->image));
+		}
 		buf_adds(out, "</item>\n");
 	}
 	buf_adds(out, "</channel>\n</rss>\n");
+}
+
+void
+feed_atom(struct buf *out, const struct site_config *c, const struct feed *f)
+{
+	const struct post *p;
+	size_t i, j, n = item_count(c, f);
+	time_t updated = newest(f, n);
+
+	buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"");
+	xml_text(out, c->site_lang);
+	buf_adds(out, "\">\n");
+	xml_elem(out, "title", f->title);
+	xml_elem(out, "subtitle", c->site_description);
+	buf_adds(out, "<id>");
+	xml_url(out, c, f->self_path);
+	buf_adds(out, "</id>\n<link rel=\"self\" type=\"application/atom+xml\" "
+	    "href=\"");
+	xml_url(out, c, f->self_path);
+	buf_adds(out, "\"/>\n<link rel=\"alternate\" type=\"text/html\" href=\"");
+	xml_url(out, c, f->page_path);
+	buf_adds(out, "\"/>\n<updated>");
+	dt_rfc3339(out, updated);
+	buf_adds(out, "</updated>\n<author><name>");
+	xml_text(out, c->author_name);
+	buf_adds(out, "</name></author>\n<generator>ssg</generator>\n");
+	for (i = 0; i < n; i++) {
+		p = f->posts[i];
+		buf_adds(out, "<entry>\n");
+		xml_elem(out, "title", p->title);
+		buf_adds(out, "<id>");
+		xml_url(out, c, p->url);
+		buf_adds(out, "</id>\n<link rel=\"alternate\" type=\"text/html\" "
+		    "href=\"");
+		xml_url(out, c, p->url);
+		buf_adds(out, "\"/>\n<published>");
+		dt_rfc3339(out, p->date);
+		buf_adds(out, "</published>\n<updated>");
+		dt_rfc3339(out, p->lastmod);
+		buf_adds(out, "</updated>\n<author><name>");
+		xml_text(out, author_of(c, p));
+		buf_adds(out, "</name></author>\n");
+		for (j = 0; j < p->ntags; j++) {
+			buf_adds(out, "<category term=\"");
+			xml_text(out, p->tags[j].name);
+			buf_adds(out, "\"/>\n");
+		}
+		buf_adds(out, "<summary>");
+		xml_text(out, p->description);
+		buf_adds(out, "</summary>\n");
+		if (c->rss_include_full_content) {
+			buf_adds(out, "<content type=\"html\">");
+			xml_text(out, p->html);
+			buf_adds(out, "</content>\n");
+		}
+		if (p->image != NULL) {
+			buf_adds(out, "<link rel=\"enclosure\" href=\"");
+			xml_url(out, c, p->image);
+			buf_printf(out, "\" type=\"%s\"/>\n", mime_type(p->image));
+		}
+		buf_adds(out, "</entry>\n");
+	}
+	buf_adds(out, "</feed>\n");
 }
 
 void

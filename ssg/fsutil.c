@@ -126,15 +126,19 @@ write_all(int fd, const char *data, size_t n)
 	return 0;
 }
 
-/* A name beside path that no other writer (thread or process) uses. */
+/* A name beside path (or in tmpdir) that no other writer (thread or
+ * process) uses. */
 static char *
-temp_name(const char *path)
+temp_name(const char *path, const char *tmpdir)
 {
 	static atomic_uint counter;
 	struct buf b = BUF_INIT;
 	const char *base = path_base(path);
 
-	buf_add(&b, path, (size_t)(base - path));
+	if (tmpdir != NULL)
+		buf_printf(&b, "%s/", tmpdir);
+	else
+		buf_add(&b, path, (size_t)(base - path));
 	buf_printf(&b, ".%s.%ld.%u.tmp", base, (long)getpid(),
 	    atomic_fetch_add(&counter, 1));
 	return buf_detach(&b, NULL);
@@ -143,12 +147,19 @@ temp_name(const char *path)
 int
 fs_write_atomic(const char *path, const void *data, size_t n)
 {
+	return fs_write_atomic_via(path, NULL, data, n);
+}
+
+int
+fs_write_atomic_via(const char *path, const char *tmpdir, const void *data,
+    size_t n)
+{
 	char *tmp;
 	int fd, saved;
 
 	if (fs_mkparents(path) == -1)
 		return -1;
-	tmp = temp_name(path);
+	tmp = temp_name(path, tmpdir);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd == -1)
 		goto fail;
@@ -175,6 +186,12 @@ fail:
 int
 fs_copy_atomic(const char *src, const char *dst)
 {
+	return fs_copy_atomic_via(src, dst, NULL);
+}
+
+int
+fs_copy_atomic_via(const char *src, const char *dst, const char *tmpdir)
+{
 	struct buf b = BUF_INIT;
 	struct stat st;
 	struct timespec times[2];
@@ -182,7 +199,7 @@ fs_copy_atomic(const char *src, const char *dst)
 
 	if (stat(src, &st) == -1 || fs_read(src, &b) == -1)
 		goto out;
-	if (fs_write_atomic(dst, b.ptr, b.len) == -1)
+	if (fs_write_atomic_via(dst, tmpdir, b.ptr, b.len) == -1)
 		goto out;
 	times[0] = st.st_atim;
 	times[1] = st.st_mtim;

@@ -22,8 +22,13 @@ int	fs_mkparents(const char *path);
  * so readers see the old file or the new one, never a part. Creates the
  * parent folders. */
 int	fs_write_atomic(const char *path, const void *data, size_t n);
+/* The same with the temporary file in tmpdir (on the same file system),
+ * so a killed writer leaves its debris there, not beside the file. */
+int	fs_write_atomic_via(const char *path, const char *tmpdir,
+	    const void *data, size_t n);
 /* Copies src to dst the same way, keeping src's mtime. */
 int	fs_copy_atomic(const char *src, const char *dst);
+int	fs_copy_atomic_via(const char *src, const char *dst, const char *tmpdir);
 int	fs_is_dir(const char *path);
 int	fs_is_file(const char *path);
 /* rm -rf; a missing path is not an error. Never follows symlinks. */

@@ -1,17 +1,28 @@
 #ifndef SSG_LOCALE_H
 #define SSG_LOCALE_H
 
+struct diag;
 struct val;
 
 /*
- * The words templates show ("Read more", month names ...), by language.
- * Templates reach them as {{t.KEY}}.
+ * The words templates show ("Read more", month names ...) in the site's
+ * language, from themes/locales/LANG.yaml (a site's themes_dir/locales/
+ * first). Templates reach them as {{t.KEY}}. An unknown language falls
+ * back to English with a warning; a key a file lacks falls back to the
+ * English text.
  */
+struct locale;
 
-/* A map of every string for lang, falling back to English for an unknown
- * language (*known is then set to 0). Caller frees with val_free. */
-struct val *locale_strings(const char *lang, int *known);
-/* Month name (1-12) in lang; English if unknown. */
-const char *locale_month(const char *lang, int month);
+/* Loads lang ("it", "pt-BR", "pt_BR" -> pt-BR, else pt). site_themes may be
+ * NULL. Never returns NULL. */
+struct locale	*locale_load(const char *lang, const char *site_themes,
+		    const char *builtin, struct diag *d);
+void		 locale_free(struct locale *l);
+/* The text of key, or "" if no file and no default has it. */
+const char	*locale_get(const struct locale *l, const char *key);
+/* Month name (1-12). */
+const char	*locale_month(const struct locale *l, int month);
+/* Every string as a map for templates. Caller frees with val_free. */
+struct val	*locale_strings(const struct locale *l);
 
 #endif

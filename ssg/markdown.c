@@ -26,8 +26,7 @@ static const char *const extension_names[] = {
  */
 static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
 
-#define MD_OPTIONS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES | \
-    CMARK_OPT_GITHUB_PRE_LANG)
+#define MD_OPTIONS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES)
 
 void
 markdown_init(void)

@@ -14,6 +14,33 @@
 #include "fsutil.h"
 #include "mem.h"
 
+char *
+output_tmpdir(const char *out_dir)
+{
+	return path_join(out_dir, ".ssg-tmp");
+}
+
+int
+output_begin(const char *out_dir)
+{
+	char *tmp = output_tmpdir(out_dir);
+	int rc;
+
+	fs_remove_tree(tmp);
+	rc = fs_mkdirs(tmp);
+	free(tmp);
+	return rc;
+}
+
+void
+output_end(const char *out_dir)
+{
+	char *tmp = output_tmpdir(out_dir);
+
+	fs_remove_tree(tmp);
+	free(tmp);
+}
+
 static int
 same_bytes(const char *path, const void *data, size_t n)
 {
@@ -34,13 +61,13 @@ int
 output_write(const char *out_dir, const char *rel, const void *data,
     size_t n, int *changed, struct diag *d)
 {
-	char *path = path_join(out_dir, rel);
+	char *path = path_join(out_dir, rel), *tmp = output_tmpdir(out_dir);
 	int rc = 0;
 
 	if (changed)
 		*changed = 0;
 	if (!same_bytes(path, data, n)) {
-		if (fs_write_atomic(path, data, n) == -1) {
+		if (fs_write_atomic_via(path, tmp, data, n) == -1) {
 			diag_error(d, path, 0, "cannot write: %s",
 			    strerror(errno));
 			rc = -1;
@@ -48,6 +75,7 @@ output_write(const char *out_dir, const char *rel, const void *data,
 			*changed = 1;
 	}
 	free(path);
+	free(tmp);
 	return rc;
 }
 
@@ -56,7 +84,7 @@ output_copy(const char *src, const char *out_dir, const char *rel,
     int *changed, struct diag *d)
 {
 	struct stat s, t;
-	char *dst = path_join(out_dir, rel);
+	char *dst = path_join(out_dir, rel), *tmp = output_tmpdir(out_dir);
 	int rc = 0;
 
 	if (changed)
@@ -64,7 +92,7 @@ output_copy(const char *src, const char *out_dir, const char *rel,
 	if (stat(src, &s) == 0 && stat(dst, &t) == 0 &&
 	    s.st_size == t.st_size && s.st_mtime == t.st_mtime)
 		goto out;
-	if (fs_copy_atomic(src, dst) == -1) {
+	if (fs_copy_atomic_via(src, dst, tmp) == -1) {
 		diag_error(d, src, 0, "cannot copy to %s: %s", dst,
 		    strerror(errno));
 		rc = -1;
@@ -72,5 +100,6 @@ output_copy(const char *src, const char *out_dir, const char *rel,
 		*changed = 1;
 out:
 	free(dst);
+	free(tmp);
 	return rc;
 }

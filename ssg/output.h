@@ -11,6 +11,16 @@ struct diag;
  * file. A file whose bytes did not change is not rewritten, so its mtime,
  * and any cache in front of it, stay valid.
  */
+/*
+ * Temporary files go to out_dir/.ssg-tmp, never beside the pages, so a
+ * build that is killed leaves nothing half-named among them: output_begin
+ * clears what an earlier build left there, output_end removes the folder.
+ */
+int	 output_begin(const char *out_dir);
+void	 output_end(const char *out_dir);
+/* The temporary folder of out_dir (malloc'd). */
+char	*output_tmpdir(const char *out_dir);
+
 /* Writes data to out_dir/rel unless the file already holds exactly those
  * bytes. *changed (may be NULL) tells which. Returns 0 or -1 (recorded). */
 int	 output_write(const char *out_dir, const char *rel, const void *data,

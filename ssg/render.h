@@ -7,6 +7,7 @@
 
 #include "buf.h"
 
+struct locale;
 struct site_config;
 struct site_index;
 struct tmpl_set;
@@ -17,13 +18,22 @@ struct tmpl_set;
  * read the shared model, so pool workers may render in parallel.
  */
 enum page_kind {
-	PAGE_POST,	/* arg: index in ix->posts */
-	PAGE_PAGE,	/* arg: index in ix->pages */
-	PAGE_HOME,	/* arg: page number from 1 */
+	PAGE_POST,		/* arg: index in ix->posts */
+	PAGE_PAGE,		/* arg: index in ix->pages; -1: the home page */
+	PAGE_HOME,		/* arg: page number from 1 */
 	PAGE_TAGS,
-	PAGE_TAG,	/* arg: index in ix->tags */
+	PAGE_TAG,		/* arg: index in ix->tags */
+	PAGE_TAG_RSS,		/* arg: index in ix->tags */
+	PAGE_ARCHIVES,
+	PAGE_ARCHIVE_YEAR,	/* arg: index in ix->years */
+	PAGE_ARCHIVE_MONTH,	/* arg: index in ix->months */
+	PAGE_AUTHORS,
+	PAGE_AUTHOR,		/* arg: index in ix->authors */
+	PAGE_AUTHOR_RSS,	/* arg: index in ix->authors */
+	PAGE_PAGES,		/* the list of secondary pages */
 	PAGE_404,
 	PAGE_RSS,
+	PAGE_ATOM,
 	PAGE_SITEMAP,
 	PAGE_ROBOTS,
 	PAGE_KIND_COUNT
@@ -33,16 +43,25 @@ struct page_job {
 	enum page_kind	 kind;
 	size_t		 arg;
 	char		*out_path;	/* relative to the output folder */
-	char		*url;		/* from the root, "" for non-pages */
+	char		*url;		/* from the root; "" for non-pages */
 };
 
 struct render;
 
-/* Builds the shared, read-only part of every page context. The three
- * arguments must outlive the result. Call after dt_set_timezone. */
+/* Builds the shared, read-only part of every page context. The arguments
+ * must outlive the result. Call after dt_set_timezone. */
 struct render	*render_new(const struct site_config *c,
 		    const struct site_index *ix, const struct tmpl_set *t,
-		    time_t now);
+		    const struct locale *l, time_t now);
+void		 render_free(struct render *r);
+/* Every output of the site, in a stable order. Caller frees with
+ * render_jobs_free. */
+size_t		 render_plan(const struct render *r, struct page_job **jobs);
+void		 render_jobs_free(struct page_job *jobs, size_t n);
+/* Appends the bytes of job j to out. Returns 0, or -1 when a template is
+ * missing (a message is written into err). */
+int		 render_page(const struct render *r, const struct page_job *j,
+		    struct buf *out, struct buf *err);
 /*
  * Fingerprints, for incremental builds. The base covers what every page
  * depends on: templates (tmpl_hash), settings (cfg_hash), the site-wide
@@ -54,14 +73,5 @@ void		 render_set_base(struct render *r, uint64_t tmpl_hash,
 uint64_t	 render_base(const struct render *r);
 uint64_t	 render_fingerprint(const struct render *r,
 		    const struct page_job *j);
-void		 render_free(struct render *r);
-/* Every output of the site, in a stable order. Caller frees with
- * render_jobs_free. */
-size_t		 render_plan(const struct render *r, struct page_job **jobs);
-void		 render_jobs_free(struct page_job *jobs, size_t n);
-/* Appends the bytes of job j to out. Returns 0, or -1 when a template is
- * missing (a message is written into err). */
-int		 render_page(const struct render *r, const struct page_job *j,
-		    struct buf *out, struct buf *err);
 
 #endif

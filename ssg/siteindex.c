@@ -6,7 +6,10 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "config.h"
 #include "hash.h"
+#include "pool.h"
+#include "slug.h"
 #include "mem.h"
 
 static int
@@ -33,6 +36,18 @@ cmp_pages(const void *a, const void *b)
 	if ((c = strcasecmp(p->title, q->title)) != 0)
 		return c;
 	return strcmp(p->url, q->url);
+}
+
+static int
+cmp_month(const void *a, const void *b)
+{
+	const struct archive_month *s = a, *t = b;
+
+	if (s->year != t->year)
+		return s->year > t->year ? -1 : 1;
+	if (s->month != t->month)
+		return s->month > t->month ? -1 : 1;
+	return 0;
 }
 
 static int
@@ -170,9 +185,194 @@ name_hashes(struct site_index *ix)
 	buf_release(&b);
 }
 
+static int
+cmp_author(const void *a, const void *b)
+{
+	const struct author_info *s = a, *t = b;
+	int c;
+
+	if ((c = strcasecmp(s->name, t->name)) != 0)
+		return c;
+	return strcmp(s->name, t->name);
+}
+
+const char *
+siteindex_author(const struct site_index *ix, const struct post *p)
+{
+	return p->author_name ? p->author_name : ix->site_author;
+}
+
+static void
+index_authors(struct site_index *ix)
+{
+	struct author_info *a;
+	struct buf slug = BUF_INIT;
+	size_t i, k, cap = 0;
+	const char *name;
+
+	for (i = 0; i < ix->nposts; i++) {
+		name = siteindex_author(ix, ix->posts[i]);
+		for (k = 0; k < ix->nauthors; k++)
+			if (strcmp(ix->authors[k].name, name) == 0)
+				break;
+		if (k == ix->nauthors) {
+			xgrow((void **)&ix->authors, &cap, k + 1,
+			    sizeof(*ix->authors));
+			a = &ix->authors[k];
+			memset(a, 0, sizeof(*a));
+			a->name = name;
+			a->email = ix->posts[i]->author_email ?
+			    ix->posts[i]->author_email : ix->site_email;
+			buf_clear(&slug);
+			slug_append(&slug, name);
+			if (slug.len == 0)
+				buf_printf(&slug, "author-%zu", k + 1);
+			a->slug = xstrdup(slug.ptr);
+			ix->nauthors++;
+		}
+		a = &ix->authors[k];
+		a->posts = xrealloc(a->posts, (a->nposts + 1) * sizeof(*a->posts));
+		a->posts[a->nposts++] = ix->posts[i];
+	}
+	buf_release(&slug);
+	qsort(ix->authors, ix->nauthors, sizeof(*ix->authors), cmp_author);
+}
+
+const struct author_info *
+siteindex_author_info(const struct site_index *ix, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ix->nauthors; i++)
+		if (strcmp(ix->authors[i].name, name) == 0)
+			return &ix->authors[i];
+	return NULL;
+}
+
+/* Months with posts, newest first; posts are already newest first. */
+static void
+index_archives(struct site_index *ix)
+{
+	struct archive_month *m = NULL;
+	size_t i, k, capm = 0, capy = 0;
+	struct post *p;
+
+	/* the written date orders like the posts, except across zones:
+	 * group by (year, month) wherever the post falls */
+	for (i = 0; i < ix->nposts; i++) {
+		p = ix->posts[i];
+		for (k = 0; k < ix->nmonths; k++)
+			if (ix->months[k].year == p->year &&
+			    ix->months[k].month == p->month)
+				break;
+		if (k == ix->nmonths) {
+			xgrow((void **)&ix->months, &capm, k + 1,
+			    sizeof(*ix->months));
+			memset(&ix->months[k], 0, sizeof(ix->months[k]));
+			ix->months[k].year = p->year;
+			ix->months[k].month = p->month;
+			ix->nmonths++;
+		}
+		m = &ix->months[k];
+		m->posts = xrealloc(m->posts, (m->nposts + 1) * sizeof(*m->posts));
+		m->posts[m->nposts++] = p;
+	}
+	qsort(ix->months, ix->nmonths, sizeof(*ix->months), cmp_month);
+	for (i = 0; i < ix->nmonths; i++) {
+		m = &ix->months[i];
+		if (ix->nyears == 0 || ix->years[ix->nyears - 1].year != m->year) {
+			xgrow((void **)&ix->years, &capy, ix->nyears + 1,
+			    sizeof(*ix->years));
+			memset(&ix->years[ix->nyears], 0, sizeof(*ix->years));
+			ix->years[ix->nyears].year = m->year;
+			ix->years[ix->nyears].first = i;
+			ix->nyears++;
+		}
+		ix->years[ix->nyears - 1].nmonths++;
+		ix->years[ix->nyears - 1].nposts += m->nposts;
+	}
+}
+
+/* Is a more related than b to the same post? More shared tags first, then
+ * newer, then by URL, so every build picks the same ones. */
+static int
+more_related(const struct post *a, unsigned ca, const struct post *b,
+    unsigned cb)
+{
+	if (ca != cb)
+		return ca > cb;
+	if (a->date != b->date)
+		return a->date > b->date;
+	return strcmp(a->url, b->url) < 0;
+}
+
+struct related_work {
+	struct site_index	*ix;
+	size_t			 want;
+};
+
+static void
+relate_one(size_t i, void *arg)
+{
+	struct related_work *w = arg;
+	struct site_index *ix = w->ix;
+	struct post *p = ix->posts[i], *q, **best;
+	unsigned *count, *bestc;
+	size_t *touched, ntouched = 0, t, j, k, nbest = 0;
+	const struct tag_info *ti;
+	struct buf h = BUF_INIT;
+
+	count = xcalloc(ix->nposts + 1, sizeof(*count));
+	touched = xcalloc(ix->nposts + 1, sizeof(*touched));
+	for (t = 0; t < p->ntags; t++) {
+		if ((ti = siteindex_tag(ix, p->tags[t].slug)) == NULL)
+			continue;
+		for (j = 0; j < ti->nposts; j++) {
+			q = ti->posts[j];
+			if (q == p)
+				continue;
+			if (count[q->index]++ == 0)
+				touched[ntouched++] = q->index;
+		}
+	}
+	best = xcalloc(w->want + 1, sizeof(*best));
+	bestc = xcalloc(w->want + 1, sizeof(*bestc));
+	for (j = 0; j < ntouched; j++) {
+		q = ix->posts[touched[j]];
+		/* insertion into the short list of the best so far */
+		for (k = nbest; k > 0 && more_related(q, count[q->index],
+		    best[k - 1], bestc[k - 1]); k--) {
+			if (k < w->want) {
+				best[k] = best[k - 1];
+				bestc[k] = bestc[k - 1];
+			}
+		}
+		if (k < w->want) {
+			best[k] = q;
+			bestc[k] = count[q->index];
+			if (nbest < w->want)
+				nbest++;
+		}
+	}
+	p->related = best;
+	p->nrelated = nbest;
+	for (k = 0; k < nbest; k++) {
+		buf_adds(&h, best[k]->title);
+		buf_addc(&h, '\0');
+		buf_adds(&h, best[k]->url);
+		buf_addc(&h, '\0');
+	}
+	p->related_hash = hash64(h.ptr, h.len);
+	buf_release(&h);
+	free(bestc);
+	free(count);
+	free(touched);
+}
+
 int
 siteindex_build(struct site_index *ix, struct post *posts, size_t np,
-    struct post *pages, size_t ng, struct diag *d)
+    struct post *pages, size_t ng, const struct site_config *c,
+    struct diag *d)
 {
 	struct post **all;
 	size_t i;
@@ -203,8 +403,27 @@ siteindex_build(struct site_index *ix, struct post *posts, size_t np,
 		ix->home = NULL;
 	qsort(ix->posts, ix->nposts, sizeof(*ix->posts), cmp_posts);
 	qsort(ix->pages, ix->npages, sizeof(*ix->pages), cmp_pages);
+	for (i = 0; i < ix->nposts; i++)
+		ix->posts[i]->index = i;
+	for (i = 0; i < ix->npages; i++)
+		if (ix->pages[i]->secondary)
+			ix->nsecondary++;
+	ix->secondary = xcalloc(ix->nsecondary + 1, sizeof(*ix->secondary));
+	ix->nsecondary = 0;
+	for (i = 0; i < ix->npages; i++)
+		if (ix->pages[i]->secondary)
+			ix->secondary[ix->nsecondary++] = ix->pages[i];
+	ix->site_author = c->author_name;
+	ix->site_email = c->author_email;
 	index_tags(ix);
 	name_hashes(ix);
+	index_authors(ix);
+	index_archives(ix);
+	if (c->enable_related_posts && c->related_posts_count > 0) {
+		struct related_work w = { ix, (size_t)c->related_posts_count };
+
+		pool_for(pool_cpus(), ix->nposts, relate_one, &w);
+	}
 	return rc;
 }
 
@@ -215,6 +434,21 @@ siteindex_release(struct site_index *ix)
 
 	for (i = 0; i < ix->ntags; i++)
 		free(ix->tags[i].posts);
+	for (i = 0; i < ix->nposts; i++) {
+		free(ix->posts[i]->related);
+		ix->posts[i]->related = NULL;
+		ix->posts[i]->nrelated = 0;
+	}
+	for (i = 0; i < ix->nauthors; i++) {
+		free(ix->authors[i].slug);
+		free(ix->authors[i].posts);
+	}
+	free(ix->authors);
+	for (i = 0; i < ix->nmonths; i++)
+		free(ix->months[i].posts);
+	free(ix->months);
+	free(ix->years);
+	free(ix->secondary);
 	free(ix->tags);
 	free(ix->by_slug);
 	free(ix->posts);

@@ -6,9 +6,11 @@
 #include "content.h"
 
 struct diag;
+struct site_config;
 
 /*
- * The site model: published posts in order, pages, tags. Built once per
+ * The site model: published posts in order, pages, tags, authors, archives
+ * and related posts. Built once per
  * build from the loaded sources; read-only afterwards, so render workers
  * share it.
  */
@@ -16,6 +18,28 @@ struct tag_info {
 	const char	*name;		/* first spelling seen, by post order */
 	const char	*slug;
 	struct post	**posts;	/* newest first */
+	size_t		 nposts;
+};
+
+struct author_info {
+	const char	*name;
+	const char	*email;
+	char		*slug;
+	struct post	**posts;	/* newest first */
+	size_t		 nposts;
+};
+
+/* Posts of one month, by the date as written (as BSSG groups them). */
+struct archive_month {
+	int		 year, month;
+	struct post	**posts;	/* newest first */
+	size_t		 nposts;
+};
+
+struct archive_year {
+	int		 year;
+	size_t		 first;		/* index in months */
+	size_t		 nmonths;
 	size_t		 nposts;
 };
 
@@ -28,6 +52,16 @@ struct site_index {
 	struct tag_info	*tags;		/* by name, case-folded */
 	size_t		 ntags;
 	struct tag_info	**by_slug;	/* the same, by slug, for lookups */
+	struct author_info *authors;	/* by name */
+	size_t		 nauthors;
+	struct archive_month *months;	/* newest first */
+	size_t		 nmonths;
+	struct archive_year *years;	/* newest first */
+	size_t		 nyears;
+	struct post	**secondary;	/* pages with secondary: true */
+	size_t		 nsecondary;
+	const char	*site_author;	/* for posts that name none */
+	const char	*site_email;
 };
 
 /*
@@ -36,8 +70,14 @@ struct site_index {
  * both. Returns 0 or -1.
  */
 int	siteindex_build(struct site_index *ix, struct post *posts, size_t np,
-	    struct post *pages, size_t ng, struct diag *d);
+	    struct post *pages, size_t ng, const struct site_config *c,
+	    struct diag *d);
 void	siteindex_release(struct site_index *ix);
+/* The name of a post's author: its own, or the site's. */
+const char *siteindex_author(const struct site_index *ix, const struct post *p);
+/* The author with this name, or NULL. */
+const struct author_info *siteindex_author_info(const struct site_index *ix,
+	    const char *name);
 /* The tag with this slug, or NULL. */
 const struct tag_info *siteindex_tag(const struct site_index *ix,
 	    const char *slug);

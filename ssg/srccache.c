@@ -12,7 +12,7 @@
 #include "hash.h"
 #include "mem.h"
 
-#define CACHE_MAGIC	"SSGSRC\0\2"
+#define CACHE_MAGIC	"SSGSRC\0\4"
 #ifndef SSG_VERSION
 #define SSG_VERSION	"0.1"
 #endif
@@ -85,8 +85,11 @@ put_post(struct buf *b, const struct post *p)
 	}
 	put_u64(b, (uint64_t)(int64_t)p->date);
 	put_u64(b, (uint64_t)(int64_t)p->lastmod);
+	put_u64(b, (uint64_t)p->year << 16 | (uint64_t)p->month << 8 |
+	    (uint64_t)p->day);
 	put_u64(b, (uint64_t)p->draft | (uint64_t)p->secondary << 1 |
-	    (uint64_t)p->is_html << 2 | (uint64_t)p->date_from_mtime << 3);
+	    (uint64_t)p->is_html << 2 | (uint64_t)p->date_from_mtime << 3 |
+	    (uint64_t)p->lastmod_given << 4);
 	put_str(b, p->html);
 	put_u64(b, p->words);
 	put_str(b, p->url);
@@ -167,10 +170,15 @@ get_post(struct reader *r, struct post *p)
 	p->date = (time_t)(int64_t)get_u64(r);
 	p->lastmod = (time_t)(int64_t)get_u64(r);
 	flags = get_u64(r);
+	p->year = (int)(flags >> 16);
+	p->month = (int)((flags >> 8) & 0xff);
+	p->day = (int)(flags & 0xff);
+	flags = get_u64(r);
 	p->draft = flags & 1;
 	p->secondary = (flags >> 1) & 1;
 	p->is_html = (flags >> 2) & 1;
 	p->date_from_mtime = (flags >> 3) & 1;
+	p->lastmod_given = (flags >> 4) & 1;
 	p->html = get_str(r);
 	p->words = get_u64(r);
 	p->url = get_str(r);

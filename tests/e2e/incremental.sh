@@ -46,7 +46,7 @@ POST
 }
 
 step() {
-	op=$(rnd 13)
+	op=$(rnd 16)
 	f=$(pick "$S/posts")
 	case $op in
 	0|1) new_post "$S/posts/post-$1.md" "Post number $1" ;;
@@ -66,6 +66,10 @@ step() {
 	    if [ "$(rnd 2)" -eq 0 ]; then echo 'date_format: "%Y/%m/%d"' >>"$S/site.yaml"; else echo 'date_format: "%d %B %Y"' >>"$S/site.yaml"; fi ;;
 	11) g=$(pick "$S/pages"); [ -n "$g" ] && sed -i "s/^title:.*/title: Page title $1/" "$S/pages/$g" ;;
 	12) if [ -f "$S/static/extra.txt" ]; then rm "$S/static/extra.txt"; else echo "static $1" >"$S/static/extra.txt"; fi ;;
+	13) if grep -q '^enable_author_pages: true' "$S/site.yaml"; then sed -i '/^enable_author_pages:/d; /^enable_author_rss:/d; /^show_authors_menu_threshold:/d' "$S/site.yaml"
+	    else printf 'enable_author_pages: true\nenable_author_rss: true\nshow_authors_menu_threshold: 1\n' >>"$S/site.yaml"; fi ;;
+	14) [ -n "$f" ] && sed -i '/^author_name:/d' "$S/posts/$f" && sed -i "0,/^title:/s//author_name: Writer $(rnd 3)\ntitle:/" "$S/posts/$f" ;;
+	15) sed -i '/^related_posts_count:/d' "$S/site.yaml"; echo "related_posts_count: $(rnd 4)" >>"$S/site.yaml" ;;
 	esac
 	echo "$op"
 }
@@ -130,5 +134,5 @@ rm -rf "$T/fresh"
 cp -Rp "$S" "$T/fresh"
 rm -rf "$T/fresh/output" "$T/fresh/.ssg-cache"
 "$SSG" build -C "$T/fresh" --force -q
-check "after kill -9, the next build equals a full build" diff -r "$S/output" "$T/fresh/output"
+if diff -r "$S/output" "$T/fresh/output" >"$T/kdiff" 2>&1; then pass; else fail "after kill -9, the next build equals a full build"; head -20 "$T/kdiff" >&2; fi
 summary

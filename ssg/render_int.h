@@ -1,0 +1,67 @@
+#ifndef SSG_RENDER_INT_H
+#define SSG_RENDER_INT_H
+
+/* Shared by render.c (pages and contexts), render_list.c (lists and
+ * feeds) and render_fp.c (fingerprints). Not for other modules. */
+
+#include "render.h"
+
+struct post;
+struct val;
+
+struct render {
+	const struct site_config	*c;
+	const struct site_index		*ix;
+	const struct tmpl_set		*t;
+	const struct locale		*l;
+	const char			*base;	/* path part of site_url */
+	struct val			*site;	/* bottom context */
+	size_t				 home_pages;
+	int				 authors_menu;
+	uint64_t			 fp_base; /* see render_set_base */
+};
+
+/* base path + path from the root: the href of an internal page. */
+void	 set_href(const struct render *r, struct val *m, const char *key,
+	    const char *path);
+/* site_url + path: an absolute URL. */
+void	 set_abs(const struct render *r, struct val *m, const char *key,
+	    const char *path);
+/* The map lists and post pages show of a post. */
+struct val *post_map(const struct render *r, const struct post *p, int full);
+/* The top context of a page: page metadata and the menu. */
+struct val *page_ctx(const struct render *r, const char *kind,
+	    const char *title, const char *description, const char *url);
+/* Renders template name with the site context under top (freed). */
+int	 render_tmpl(const struct render *r, const char *name, struct val *top,
+	    struct buf *out, struct buf *err);
+/* A list of post summaries. */
+struct val *post_list(const struct render *r, struct post *const *posts,
+	    size_t n, int full);
+/* A translated string. */
+const char *tr(const struct render *r, const char *key);
+
+int	 render_tags(const struct render *, const struct page_job *,
+	    struct buf *, struct buf *);
+int	 render_tag(const struct render *, const struct page_job *,
+	    struct buf *, struct buf *);
+int	 render_archives(const struct render *, const struct page_job *,
+	    struct buf *, struct buf *);
+int	 render_archive_year(const struct render *, const struct page_job *,
+	    struct buf *, struct buf *);
+int	 render_archive_month(const struct render *, const struct page_job *,
+	    struct buf *, struct buf *);
+int	 render_authors(const struct render *, const struct page_job *,
+	    struct buf *, struct buf *);
+int	 render_author(const struct render *, const struct page_job *,
+	    struct buf *, struct buf *);
+int	 render_pages(const struct render *, const struct page_job *,
+	    struct buf *, struct buf *);
+int	 render_feed(const struct render *, const struct page_job *,
+	    struct buf *, struct buf *);
+int	 render_sitemap(const struct render *, const struct page_job *,
+	    struct buf *, struct buf *);
+int	 render_robots(const struct render *, const struct page_job *,
+	    struct buf *, struct buf *);
+
+#endif
