@@ -10,9 +10,9 @@ MANDIR	 = $(PREFIX)/share/man
 VERSION	 = 0.1.0
 CC	?= cc
 CFLAGS	?= -O2 -g
-PKGS	 = libcmark-gfm yaml-0.1 libxxhash libmicrohttpd zlib libbrotlienc libgit2
+PKGS	 = libcmark-gfm yaml-0.1 libxxhash libmicrohttpd zlib libbrotlienc libgit2 libarchive libcurl
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	-Wall -Wextra -Issg -DSSG_VERSION='"$(VERSION)"' \
+	-Wall -Wextra -Issg -Ideploy -DSSG_VERSION='"$(VERSION)"' -DHAVE_LIBSSG \
 	-DSSG_DATADIR='"$(DATADIR)"' $(CFLAGS)
 PKG_CFLAGS = $$(pkg-config --cflags $(PKGS))
 LIBS	 = $$(pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lpthread
@@ -26,12 +26,21 @@ LIBSSG_OBJS = \
 	ssg/slug.o ssg/template.o ssg/theme.o ssg/utf8.o ssg/value.o \
 	ssg/yamldoc.o ssg/import_bssg.o ssg/cmd_import.o
 
+# The deployer, module by module; it links libssg to build sites.
+DEPLOY_OBJS = \
+	deploy/agent.o deploy/bench.o deploy/confgen.o deploy/driver_linux.o \
+	deploy/health.o deploy/plan.o deploy/release.o deploy/spec.o \
+	deploy/transport.o
+
 UNIT_TESTS = \
 	tests/unit/test_buf tests/unit/test_config tests/unit/test_datetime \
 	tests/unit/test_escape tests/unit/test_frontmatter \
-	tests/unit/test_markdown tests/unit/test_slug tests/unit/test_template tests/unit/test_value
+	tests/unit/test_markdown tests/unit/test_slug tests/unit/test_template \
+	tests/unit/test_value tests/unit/test_spec tests/unit/test_confgen \
+	tests/unit/test_release
+TEST_PROGRAMS = tests/deploy/test_plan tests/deploy/release/drv
 
-all: bin/ssg
+all: bin/ssg bin/deploy
 
 .c.o:
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
@@ -44,17 +53,36 @@ bin/ssg: ssg/main.o ssg/libssg.a
 	@mkdir -p bin
 	$(CC) $(ALL_CFLAGS) -o $@ ssg/main.o ssg/libssg.a $(LIBS)
 
-tests/unit/test_%: tests/unit/test_%.o tests/unit/tap.o ssg/libssg.a
-	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/tap.o ssg/libssg.a $(LIBS)
+deploy/libdeploy.a: $(DEPLOY_OBJS)
+	rm -f $@
+	ar rcs $@ $(DEPLOY_OBJS)
 
--include ssg/*.d tests/unit/*.d
+bin/deploy: deploy/main.o deploy/libdeploy.a ssg/libssg.a
+	@mkdir -p bin
+	$(CC) $(ALL_CFLAGS) -o $@ deploy/main.o deploy/libdeploy.a \
+		ssg/libssg.a $(LIBS)
+
+TEST_LIBS = tests/unit/tap.o deploy/libdeploy.a ssg/libssg.a
+
+tests/unit/test_%: tests/unit/test_%.o $(TEST_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(TEST_LIBS) $(LIBS)
+
+tests/deploy/test_plan: tests/deploy/test_plan.o $(TEST_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ tests/deploy/test_plan.o $(TEST_LIBS) $(LIBS)
+
+tests/deploy/release/drv: tests/deploy/release/drv.o $(TEST_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ tests/deploy/release/drv.o $(TEST_LIBS) $(LIBS)
+
+-include ssg/*.d deploy/*.d tests/unit/*.d tests/deploy/*.d \
+	tests/deploy/release/*.d
 
 # Debian packages needed to build, and to run the tests.
 DEB_BUILD = build-essential pkg-config libcmark-gfm-dev \
 	libcmark-gfm-extensions-dev libyaml-dev libxxhash-dev \
 	libmicrohttpd-dev libgit2-dev libcurl4-openssl-dev libarchive-dev \
 	zlib1g-dev libbrotli-dev
-DEB_TEST = libxml2-utils curl mandoc python3 git
+DEB_TEST = libxml2-utils curl mandoc python3 git nginx caddy nftables \
+	iproute2 util-linux openssh-server openssh-client openssl wrk
 FREEBSD_PKGS = pkgconf cmark libyaml xxhash libmicrohttpd libgit2 curl \
 	libarchive brotli
 
@@ -67,7 +95,7 @@ deps-test:
 run: deps all
 	bin/ssg serve -C content
 
-check: deps-test all $(UNIT_TESTS)
+check: deps-test all $(UNIT_TESTS) $(TEST_PROGRAMS)
 	sh tests/run.sh
 
 install: all
@@ -77,11 +105,16 @@ install: all
 	chmod 755 $(DESTDIR)$(BINDIR)/ssg
 	rm -rf $(DESTDIR)$(DATADIR)/themes
 	cp -R themes $(DESTDIR)$(DATADIR)/themes
+	cp bin/deploy $(DESTDIR)$(BINDIR)/deploy
+	chmod 755 $(DESTDIR)$(BINDIR)/deploy
 	cp ssg/ssg.1 $(DESTDIR)$(MANDIR)/man1/ssg.1
 	cp ssg/site.yaml.5 $(DESTDIR)$(MANDIR)/man5/site.yaml.5
+	cp deploy/deploy.yaml.5 $(DESTDIR)$(MANDIR)/man5/deploy.yaml.5
 
 clean:
-	rm -rf bin ssg/*.o ssg/*.d ssg/*.a tests/unit/*.o tests/unit/*.d \
-		$(UNIT_TESTS)
+	rm -rf bin ssg/*.o ssg/*.d ssg/*.a deploy/*.o deploy/*.d deploy/*.a \
+		tests/unit/*.o tests/unit/*.d tests/deploy/*.o tests/deploy/*.d \
+		tests/deploy/release/*.o tests/deploy/release/*.d \
+		$(UNIT_TESTS) $(TEST_PROGRAMS)
 
 .PHONY: all deps deps-test run check install clean

@@ -14,7 +14,13 @@ if command -v dpkg-query >/dev/null 2>&1; then
 	[ -z "$missing" ] && exit 0
 	echo "installing:$missing"
 	as_root apt-get update -qq
-	# policy-rc.d keeps services such as nginx from starting on install
+	# Services such as nginx must not start on install and hold ports:
+	# a policy-rc.d that says no, for the length of the install.
+	if [ "$(id -u)" -eq 0 ] && [ ! -e /usr/sbin/policy-rc.d ]; then
+		printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+		chmod 755 /usr/sbin/policy-rc.d
+		trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+	fi
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 		--no-install-recommends $missing >/dev/null
 elif command -v pkg >/dev/null 2>&1; then

@@ -38,18 +38,16 @@ for t in tests/unit/test_*; do
 	[ -x "$t" ] || continue
 	case $t in
 	*/test_template) run "${t#tests/}" "$t" "$SPEC" ;;
+	*/test_spec) run "${t#tests/}" "$t" tests/deploy/spec ;;
 	*) run "${t#tests/}" "$t" ;;
 	esac
 done
 for t in tests/e2e/*.sh; do
 	run "${t#tests/}" sh "$t"
 done
-if [ -d tests/deploy ]; then
-	for t in tests/deploy/*.sh tests/deploy/*/run.sh; do
-		[ -f "$t" ] || continue
-		run "${t#tests/}" sh "$t"
-	done
-fi
+run deploy/test_plan tests/deploy/test_plan
+run deploy/e2e_netns.sh sh tests/deploy/e2e_netns.sh bin/deploy
+run deploy/release/run.sh sh tests/deploy/release/run.sh
 echo
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -145,6 +145,9 @@ state_dirs(const char *state)
 	buf_clear(&b);
 	buf_printf(&b, "%s/tmp", state);
 	mkdir(b.ptr, 0755);
+	buf_clear(&b);
+	buf_printf(&b, "%s/run", state);
+	mkdir(b.ptr, 0755);
 	buf_release(&b);
 }
 
@@ -211,7 +214,7 @@ test_caddy_sites(void)
 	    strstr(b.ptr, "open_file_cache ") != NULL, "static serving");
 	CHECK(strstr(b.ptr, "user www-data;") != NULL, "unprivileged workers");
 	buf_clear(&path);
-	buf_printf(&path, "pid %s/nginx.pid;", st.ptr);
+	buf_printf(&path, "pid %s/run/nginx.pid;", st.ptr);
 	CHECK(strstr(b.ptr, path.ptr) != NULL, "pid in state");
 	CHECK(strstr(b.ptr, "add_header X-Price \"costs ${dollar}5 "
 	    "\\\"now\\\"\" always;") != NULL, "extra header quoted");

@@ -1,0 +1,40 @@
+#ifndef DEPLOY_CONFGEN_H
+#define DEPLOY_CONFGEN_H
+
+#include "buf.h"
+#include "spec.h"
+
+/*
+ * Configuration files for the jails, generated from the spec. The text
+ * is appended to out; nothing touches the disk. Paths are as the server
+ * inside the jail sees them, so each driver passes its own.
+ */
+struct confgen_paths {
+	const char	*state;		/* writable: pid file, logs/, tmp/ */
+	const char	*root;		/* folder holding current -> releases/ID */
+	const char	*mime_types;	/* nginx mime.types */
+	const char	*admin;		/* Caddy admin unix socket */
+	const char	*data;		/* Caddy storage: certificates, its CA */
+};
+
+/*
+ * nginx for one site jail: listens on the site's address port 80, serves
+ * root/current, answers /.well-known/release with the release id and sets
+ * X-Release on every response. Returns 0.
+ */
+int	confgen_site_nginx(struct buf *out, const struct spec *s,
+	    const struct spec_site *site, const struct confgen_paths *p);
+
+/* Caddyfile of the proxy jail (proxy.kind caddy). Returns 0. */
+int	confgen_caddy(struct buf *out, const struct spec *s,
+	    const struct confgen_paths *p);
+
+/* nginx of the proxy jail (proxy.kind nginx). Returns 0. */
+int	confgen_proxy_nginx(struct buf *out, const struct spec *s,
+	    const struct confgen_paths *p);
+
+/* Appends s as one nginx string literal ("..."; '$' cannot be escaped in
+ * nginx, so it becomes ${dollar}, which the generated configs define). */
+void	confgen_nginx_quote(struct buf *out, const char *s);
+
+#endif

@@ -1,0 +1,231 @@
+#include "health.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <curl/curl.h>
+
+struct reply {
+	struct buf	 body;
+	char		 release[64];
+};
+
+static size_t
+on_body(char *p, size_t size, size_t n, void *u)
+{
+	struct reply *r = u;
+
+	/* A health answer is small; more is not read into memory. */
+	if (r->body.len < 65536)
+		buf_add(&r->body, p, size * n);
+	return size * n;
+}
+
+static size_t
+on_header(char *p, size_t size, size_t n, void *u)
+{
+	struct reply *r = u;
+	size_t len = size * n, i = 0;
+
+	if (len > 10 && strncasecmp(p, "X-Release:", 10) == 0) {
+		p += 10;
+		len -= 10;
+		while (len > 0 && (*p == ' ' || *p == '\t')) {
+			p++;
+			len--;
+		}
+		while (len > 0 && (p[len - 1] == '\r' || p[len - 1] == '\n' ||
+		    p[len - 1] == ' '))
+			len--;
+		for (i = 0; i < len && i < sizeof(r->release) - 1; i++)
+			r->release[i] = p[i];
+		r->release[i] = '\0';
+	}
+	return size * n;
+}
+
+int
+health_entry(const struct spec *s, int to, char addr[16], int *port)
+{
+	size_t i;
+
+	for (i = 0; i < s->net.nports; i++)
+		if (s->net.ports[i].to == to) {
+			snprintf(addr, 16, "%s", s->net.ports[i].addr ?
+			    s->net.ports[i].addr : "127.0.0.1");
+			*port = s->net.ports[i].port;
+			return 0;
+		}
+	return -1;
+}
+
+/* One GET; fills code, location and the reply. 0 or -1 (transport). */
+static int
+fetch(const struct health_opts *o, const char *host, const char *addr,
+    int port, const char *path, long *code, struct buf *location,
+    struct reply *r, time_t *expiry, struct buf *err)
+{
+	char url[512], resolve[300];
+	struct curl_slist *res = NULL;
+	CURL *c;
+	CURLcode cc;
+	char *loc = NULL;
+
+	snprintf(url, sizeof(url), "https://%s:%d%s", host, port, path);
+	snprintf(resolve, sizeof(resolve), "%s:%d:%s", host, port, addr);
+	res = curl_slist_append(res, resolve);
+	if ((c = curl_easy_init()) == NULL) {
+		curl_slist_free_all(res);
+		buf_adds(err, "curl_easy_init failed");
+		return -1;
+	}
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_RESOLVE, res);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https");
+	if (o->ca != NULL)
+		curl_easy_setopt(c, CURLOPT_CAINFO, o->ca);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, o->timeout > 0 ? o->timeout : 10L);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
+	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
+	curl_easy_setopt(c, CURLOPT_CERTINFO, 1L);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	cc = curl_easy_perform(c);
+	if (cc != CURLE_OK) {
+		buf_printf(err, "%s: %s", url, curl_easy_strerror(cc));
+		curl_easy_cleanup(c);
+		curl_slist_free_all(res);
+		return -1;
+	}
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, code);
+	if (curl_easy_getinfo(c, CURLINFO_REDIRECT_URL, &loc) == CURLE_OK &&
+	    loc != NULL)
+		buf_adds(location, loc);
+	if (expiry != NULL) {
+		struct curl_certinfo *ci = NULL;
+		struct curl_slist *l;
+
+		if (curl_easy_getinfo(c, CURLINFO_CERTINFO, &ci) == CURLE_OK &&
+		    ci != NULL && ci->num_of_certs > 0)
+			for (l = ci->certinfo[0]; l != NULL; l = l->next)
+				if (strncmp(l->data, "Expire date:", 12) == 0)
+					*expiry = curl_getdate(l->data + 12,
+					    NULL);
+	}
+	curl_easy_cleanup(c);
+	curl_slist_free_all(res);
+	return 0;
+}
+
+static void
+trim(struct buf *b)
+{
+	while (b->len > 0 && (b->ptr[b->len - 1] == '\n' ||
+	    b->ptr[b->len - 1] == '\r' || b->ptr[b->len - 1] == ' '))
+		buf_truncate(b, b->len - 1);
+}
+
+int
+health_check(const struct spec *s, const struct spec_site *site,
+    const struct health_opts *o, struct health_result *res,
+    struct buf *report, struct diag *d)
+{
+	char addr[16];
+	int port, bad = 0;
+	size_t i;
+
+	memset(res, 0, sizeof(*res));
+	if (health_entry(s, 443, addr, &port) == -1) {
+		diag_error(d, s->file, 0, "network.ports: no host port reaches "
+		    "the proxy's 443");
+		return -1;
+	}
+	for (i = 0; i < site->ndomains; i++) {
+		const char *host = site->domains[i];
+		struct reply root = { BUF_INIT, "" }, rel = { BUF_INIT, "" };
+		struct buf loc = BUF_INIT, err = BUF_INIT;
+		long c1 = 0, c2 = 0;
+		time_t exp = 0;
+
+		if (fetch(o, host, addr, port, "/", &c1, &loc, &root, &exp,
+		    &err) == -1 || fetch(o, host, addr, port,
+		    "/.well-known/release", &c2, &loc, &rel, NULL, &err) == -1) {
+			buf_printf(report, "FAIL %s: %s\n", host, err.ptr);
+			diag_error(d, NULL, 0, "site %s: %s", site->name,
+			    err.ptr);
+			bad = 1;
+			goto next;
+		}
+		trim(&rel.body);
+		if (c1 != 200 || c2 != 200) {
+			buf_printf(report, "FAIL https://%s/ answered %ld, "
+			    "/.well-known/release %ld\n", host, c1, c2);
+			diag_error(d, NULL, 0, "site %s: https://%s/ answered "
+			    "%ld, /.well-known/release %ld", site->name, host,
+			    c1, c2);
+			bad = 1;
+		} else if (rel.body.len == 0 ||
+		    strcmp(rel.body.ptr, root.release) != 0) {
+			buf_printf(report, "FAIL %s: release '%s' at "
+			    "/.well-known/release, X-Release '%s'\n", host,
+			    rel.body.ptr, root.release);
+			diag_error(d, NULL, 0, "site %s: %s serves no "
+			    "consistent release id", site->name, host);
+			bad = 1;
+		} else if (o->expect != NULL &&
+		    strcmp(rel.body.ptr, o->expect) != 0) {
+			buf_printf(report, "FAIL %s: release %s, expected %s\n",
+			    host, rel.body.ptr, o->expect);
+			diag_error(d, NULL, 0, "site %s: %s serves release %s, "
+			    "not %s", site->name, host, rel.body.ptr,
+			    o->expect);
+			bad = 1;
+		} else
+			buf_printf(report, "ok   https://%s/ 200 release %s\n",
+			    host, rel.body.ptr);
+		if (i == 0) {
+			snprintf(res->release, sizeof(res->release), "%s",
+			    rel.body.ptr);
+			res->cert_expiry = exp;
+		}
+next:
+		buf_release(&root.body);
+		buf_release(&rel.body);
+		buf_release(&loc);
+		buf_release(&err);
+	}
+	for (i = 0; i < site->nredirects; i++) {
+		const struct spec_redirect *r = &site->redirects[i];
+		struct reply rep = { BUF_INIT, "" };
+		struct buf loc = BUF_INIT, err = BUF_INIT, want = BUF_INIT;
+		long code = 0;
+
+		buf_printf(&want, "https://%s/", r->to);
+		if (fetch(o, r->from, addr, port, "/", &code, &loc, &rep, NULL,
+		    &err) == -1) {
+			buf_printf(report, "FAIL %s: %s\n", r->from, err.ptr);
+			diag_error(d, NULL, 0, "site %s: %s", site->name,
+			    err.ptr);
+			bad = 1;
+		} else if ((code != 301 && code != 308) ||
+		    strcmp(loc.ptr, want.ptr) != 0) {
+			buf_printf(report, "FAIL https://%s/ answered %ld to "
+			    "'%s', expected a redirect to %s\n", r->from, code,
+			    loc.ptr, want.ptr);
+			diag_error(d, NULL, 0, "site %s: %s does not redirect "
+			    "to %s", site->name, r->from, want.ptr);
+			bad = 1;
+		} else
+			buf_printf(report, "ok   https://%s/ %ld -> %s\n",
+			    r->from, code, loc.ptr);
+		buf_release(&rep.body);
+		buf_release(&loc);
+		buf_release(&err);
+		buf_release(&want);
+	}
+	res->ok = !bad;
+	return bad ? -1 : 0;
+}

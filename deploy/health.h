@@ -1,0 +1,42 @@
+#ifndef DEPLOY_HEALTH_H
+#define DEPLOY_HEALTH_H
+
+#include <time.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "spec.h"
+
+/*
+ * Health of a site as a visitor sees it: every domain fetched through the
+ * proxy over TLS (libcurl, certificate verified against ca), connecting
+ * to the host port that reaches the proxy's 443.
+ */
+struct health_opts {
+	const char	*ca;		/* CA file; NULL: the system store */
+	const char	*expect;	/* release id wanted; NULL: any */
+	long		 timeout;	/* seconds per request */
+};
+
+struct health_result {
+	int		 ok;		/* every check passed */
+	char		 release[64];	/* id served by the first domain */
+	time_t		 cert_expiry;	/* of the first domain, 0 if unknown */
+};
+
+/*
+ * Checks one site: for each domain GET / must answer 200 with X-Release
+ * set, and /.well-known/release must answer 200 with the same id (equal
+ * to o->expect when given); each redirect must answer 301 or 308 to its
+ * target. One line per check is appended to report. Returns 0 when all
+ * passed, -1 otherwise (reasons also in d).
+ */
+int	health_check(const struct spec *s, const struct spec_site *site,
+	    const struct health_opts *o, struct health_result *r,
+	    struct buf *report, struct diag *d);
+
+/* The host address and port that reach the proxy's port to (80 or 443):
+ * address into addr[16]. 0, or -1 when no port maps there. */
+int	health_entry(const struct spec *s, int to, char addr[16], int *port);
+
+#endif

@@ -1,0 +1,662 @@
+#include "release.h"
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "mem.h"
+#include "transport.h"
+
+#define RELEASE_FILE	"release"
+#define WELL_KNOWN	".well-known"
+#define REF_PREFIX	"refs/releases/"
+
+static void
+git_diag(struct diag *d, const char *file, const char *what)
+{
+	const git_error *e = git_error_last();
+
+	diag_error(d, file, 0, "%s: %s", what,
+	    e != NULL && e->message != NULL ? e->message : "libgit2 error");
+}
+
+int
+release_id_valid(const char *s)
+{
+	static const char form[] = "DDDDDDDDTDDDDDDZ-HHHHHHHHHHHH";
+	size_t i;
+
+	if (s == NULL || strlen(s) != sizeof(form) - 1)
+		return 0;
+	for (i = 0; form[i] != '\0'; i++) {
+		if (form[i] == 'D' && !isdigit((unsigned char)s[i]))
+			return 0;
+		if (form[i] == 'H' && strchr("0123456789abcdef", s[i]) == NULL)
+			return 0;
+		if (form[i] != 'D' && form[i] != 'H' && form[i] != s[i])
+			return 0;
+	}
+	return 1;
+}
+
+void
+release_test_pause(const char *point)
+{
+	const char *v = getenv("DEPLOY_TEST_PAUSE");
+	size_t n = strlen(point);
+	FILE *fp;
+
+	if (v == NULL || strncmp(v, point, n) != 0 || v[n] != ':')
+		return;
+	if ((fp = fopen(v + n + 1, "w")) != NULL) {
+		fprintf(fp, "%ld\n", (long)getpid());
+		fclose(fp);
+	}
+	sleep(60);
+}
+
+void
+release_message(struct buf *out, const char *site_dir, const char *version)
+{
+	git_repository *repo = NULL;
+	git_status_list *st = NULL;
+	git_status_options so;
+	git_oid head;
+	char when[32], hex[GIT_OID_HEXSZ + 1];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	buf_printf(out, "Release of %s\n\n", when);
+	if (version != NULL)
+		buf_printf(out, "Tool: deploy %s\n", version);
+	if (site_dir == NULL)
+		return;
+	git_libgit2_init();
+	if (git_repository_open_ext(&repo, site_dir, 0, NULL) == 0 &&
+	    !git_repository_is_bare(repo) &&
+	    git_reference_name_to_id(&head, repo, "HEAD") == 0) {
+		git_oid_tostr(hex, sizeof(hex), &head);
+		git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
+		so.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+		so.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+		buf_printf(out, "Source: %s%s\n", hex,
+		    git_status_list_new(&st, repo, &so) == 0 &&
+		    git_status_list_entrycount(st) > 0 ? "+dirty" : "");
+	}
+	git_status_list_free(st);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+}
+
+/*
+ * Writes the files under dir into repo as a tree. Empty folders are left
+ * out (git has no use for them and the web root does not need them).
+ */
+static int
+build_tree(git_repository *repo, const char *dir, git_oid *out, int *empty,
+    struct diag *d)
+{
+	git_treebuilder *tb = NULL;
+	DIR *dp = NULL;
+	struct dirent *de;
+	struct stat st;
+	struct buf path = BUF_INIT;
+	git_oid oid;
+	int rc = -1, sub_empty;
+
+	*empty = 1;
+	if ((dp = opendir(dir)) == NULL) {
+		diag_error(d, dir, 0, "cannot read folder: %s", strerror(errno));
+		return -1;
+	}
+	if (git_treebuilder_new(&tb, repo, NULL) != 0) {
+		git_diag(d, dir, "treebuilder");
+		goto out;
+	}
+	while ((errno = 0, de = readdir(dp)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		buf_clear(&path);
+		buf_printf(&path, "%s/%s", dir, de->d_name);
+		if (lstat(path.ptr, &st) == -1) {
+			diag_error(d, path.ptr, 0, "%s", strerror(errno));
+			goto out;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			if (build_tree(repo, path.ptr, &oid, &sub_empty, d) == -1)
+				goto out;
+			if (sub_empty)
+				continue;
+			if (git_treebuilder_insert(NULL, tb, de->d_name, &oid,
+			    GIT_FILEMODE_TREE) != 0) {
+				git_diag(d, path.ptr, "tree entry");
+				goto out;
+			}
+		} else if (S_ISREG(st.st_mode)) {
+			if (git_blob_create_from_disk(&oid, repo, path.ptr) != 0) {
+				git_diag(d, path.ptr, "storing file");
+				goto out;
+			}
+			/* The web root needs no executable bits. */
+			if (git_treebuilder_insert(NULL, tb, de->d_name, &oid,
+			    GIT_FILEMODE_BLOB) != 0) {
+				git_diag(d, path.ptr, "tree entry");
+				goto out;
+			}
+		} else if (S_ISLNK(st.st_mode)) {
+			diag_error(d, path.ptr, 0, "symbolic links are not "
+			    "published (a web root must not point outside itself)");
+			goto out;
+		} else {
+			diag_error(d, path.ptr, 0, "not a regular file or folder");
+			goto out;
+		}
+		*empty = 0;
+	}
+	if (errno != 0) {
+		diag_error(d, dir, 0, "readdir: %s", strerror(errno));
+		goto out;
+	}
+	if (git_treebuilder_write(out, tb) != 0) {
+		git_diag(d, dir, "writing tree");
+		goto out;
+	}
+	rc = 0;
+out:
+	git_treebuilder_free(tb);
+	closedir(dp);
+	buf_release(&path);
+	return rc;
+}
+
+/* Adds .well-known/release (holding id) to the tree content, giving root. */
+static int
+add_release_file(git_repository *repo, const git_oid *content, const char *id,
+    git_oid *root, struct diag *d)
+{
+	git_tree *tree = NULL, *wk = NULL;
+	git_treebuilder *tb = NULL, *wkb = NULL;
+	const git_tree_entry *e;
+	git_oid blob, wkoid;
+	char text[RELEASE_ID_MAX + 1];
+	int rc = -1;
+
+	snprintf(text, sizeof(text), "%s\n", id);
+	if (git_tree_lookup(&tree, repo, content) != 0 ||
+	    git_treebuilder_new(&tb, repo, tree) != 0)
+		goto gitfail;
+	e = git_tree_entry_byname(tree, WELL_KNOWN);
+	if (e != NULL && git_tree_entry_type(e) != GIT_OBJECT_TREE) {
+		diag_error(d, NULL, 0, "%s is a file; it must be a folder",
+		    WELL_KNOWN);
+		goto out;
+	}
+	if (e != NULL && git_tree_lookup(&wk, repo, git_tree_entry_id(e)) != 0)
+		goto gitfail;
+	if (git_treebuilder_new(&wkb, repo, wk) != 0 ||
+	    git_blob_create_from_buffer(&blob, repo, text, strlen(text)) != 0 ||
+	    git_treebuilder_insert(NULL, wkb, RELEASE_FILE, &blob,
+	    GIT_FILEMODE_BLOB) != 0 ||
+	    git_treebuilder_write(&wkoid, wkb) != 0 ||
+	    git_treebuilder_insert(NULL, tb, WELL_KNOWN, &wkoid,
+	    GIT_FILEMODE_TREE) != 0 ||
+	    git_treebuilder_write(root, tb) != 0)
+		goto gitfail;
+	rc = 0;
+	goto out;
+gitfail:
+	git_diag(d, NULL, "adding " WELL_KNOWN "/" RELEASE_FILE);
+out:
+	git_treebuilder_free(wkb);
+	git_treebuilder_free(tb);
+	git_tree_free(wk);
+	git_tree_free(tree);
+	return rc;
+}
+
+static int
+open_or_init(git_repository **repo, const char *dir, struct diag *d)
+{
+	struct stat st;
+
+	if (stat(dir, &st) == 0) {
+		if (git_repository_open_bare(repo, dir) != 0) {
+			git_diag(d, dir, "opening release repository");
+			return -1;
+		}
+		return 0;
+	}
+	if (git_repository_init(repo, dir, 1) != 0) {
+		git_diag(d, dir, "creating release repository");
+		return -1;
+	}
+	return 0;
+}
+
+int
+release_commit(const char *repo_dir, const char *tree_dir, const char *message,
+    char *id_out, struct diag *d)
+{
+	git_repository *repo = NULL;
+	git_signature *sig = NULL;
+	git_tree *tree = NULL;
+	git_commit *old = NULL;
+	git_reference *head = NULL, *ref = NULL;
+	git_oid content, root, commit, oldoid;
+	char stamp[32], hex[GIT_OID_HEXSZ + 1], refname[128];
+	char id[RELEASE_ID_MAX];
+	const char *branch;
+	struct stat st;
+	time_t now = time(NULL);
+	struct tm tm;
+	int empty, rc = -1;
+
+	git_libgit2_init();
+	if (stat(tree_dir, &st) == -1 || !S_ISDIR(st.st_mode)) {
+		diag_error(d, tree_dir, 0, "not a folder (was the site built?)");
+		goto out;
+	}
+	if (open_or_init(&repo, repo_dir, d) == -1)
+		goto out;
+	if (build_tree(repo, tree_dir, &content, &empty, d) == -1)
+		goto out;
+	if (empty) {
+		diag_error(d, tree_dir, 0, "nothing to publish: the folder is empty");
+		goto out;
+	}
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	git_oid_tostr(hex, sizeof(hex), &content);
+	snprintf(id, sizeof(id), "%s-%.12s", stamp, hex);
+	if (add_release_file(repo, &content, id, &root, d) == -1)
+		goto out;
+	snprintf(refname, sizeof(refname), REF_PREFIX "%s", id);
+
+	/* Same content within the same second: that release already exists. */
+	if (git_reference_name_to_id(&oldoid, repo, refname) == 0 &&
+	    git_commit_lookup(&old, repo, &oldoid) == 0 &&
+	    git_oid_equal(git_commit_tree_id(old), &root)) {
+		memcpy(id_out, id, sizeof(id));
+		rc = 0;
+		goto out;
+	}
+	if (git_tree_lookup(&tree, repo, &root) != 0 ||
+	    git_signature_new(&sig, "deploy", "deploy@localhost",
+	    (git_time_t)now, 0) != 0) {
+		git_diag(d, repo_dir, "preparing commit");
+		goto out;
+	}
+	/*
+	 * Releases are root commits: the host is sent what it lacks relative
+	 * to the releases it reports, never the local history behind them.
+	 */
+	if (git_commit_create(&commit, repo, NULL, sig, sig, NULL,
+	    message != NULL ? message : "Release\n", tree, 0, NULL) != 0) {
+		git_diag(d, repo_dir, "commit");
+		goto out;
+	}
+	if (git_reference_create(&ref, repo, refname, &commit, 1,
+	    "deploy: release") != 0) {
+		git_diag(d, repo_dir, refname);
+		goto out;
+	}
+	if (git_reference_lookup(&head, repo, "HEAD") == 0 &&
+	    git_reference_type(head) == GIT_REFERENCE_SYMBOLIC &&
+	    (branch = git_reference_symbolic_target(head)) != NULL) {
+		git_reference_free(ref);
+		ref = NULL;
+		if (git_reference_create(&ref, repo, branch, &commit, 1,
+		    "deploy: release") != 0) {
+			git_diag(d, repo_dir, branch);
+			goto out;
+		}
+	}
+	memcpy(id_out, id, sizeof(id));
+	rc = 0;
+out:
+	git_reference_free(head);
+	git_reference_free(ref);
+	git_commit_free(old);
+	git_tree_free(tree);
+	git_signature_free(sig);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	return rc;
+}
+
+/*
+ * Reads the agent's answer: data lines go to cb (when not NULL), then
+ * "ok REST" (REST copied into rest) or "err MESSAGE" (recorded).
+ */
+static int
+answer(struct transport *t, struct buf *rest,
+    int (*cb)(const char *, void *), void *arg, struct diag *d)
+{
+	struct buf line = BUF_INIT;
+	int rc = -1;
+
+	for (;;) {
+		if (transport_readline(t, &line, d) == -1)
+			goto out;
+		if (strcmp(line.ptr, "ok") == 0 ||
+		    strncmp(line.ptr, "ok ", 3) == 0) {
+			if (rest != NULL) {
+				buf_clear(rest);
+				if (line.len > 3)
+					buf_adds(rest, line.ptr + 3);
+			}
+			rc = 0;
+			goto out;
+		}
+		if (strncmp(line.ptr, "err ", 4) == 0) {
+			diag_error(d, NULL, 0, "%s: %s", transport_name(t),
+			    line.ptr + 4);
+			goto out;
+		}
+		if (cb == NULL || cb(line.ptr, arg) == -1) {
+			diag_error(d, NULL, 0, "%s: unexpected answer '%s'",
+			    transport_name(t), line.ptr);
+			goto out;
+		}
+	}
+out:
+	buf_release(&line);
+	return rc;
+}
+
+struct have {
+	git_oid		*oids;
+	char		**ids;
+	size_t		 n, cap, idcap;
+};
+
+static int
+have_line(const char *line, void *arg)
+{
+	struct have *h = arg;
+	char hex[GIT_OID_HEXSZ + 1];
+	const char *sp;
+
+	if (strncmp(line, "commit ", 7) != 0)
+		return -1;
+	line += 7;
+	if ((sp = strchr(line, ' ')) == NULL || sp - line != GIT_OID_HEXSZ)
+		return -1;
+	memcpy(hex, line, GIT_OID_HEXSZ);
+	hex[GIT_OID_HEXSZ] = '\0';
+	xgrow((void **)&h->oids, &h->cap, h->n + 1, sizeof(*h->oids));
+	xgrow((void **)&h->ids, &h->idcap, h->n + 1, sizeof(*h->ids));
+	if (git_oid_fromstr(&h->oids[h->n], hex) != 0)
+		return -1;
+	h->ids[h->n++] = xstrdup(sp + 1);
+	return 0;
+}
+
+struct sendstate {
+	struct transport *t;
+	struct diag	*d;
+	size_t		 chunks;
+};
+
+static int
+send_chunk(void *data, size_t size, void *arg)
+{
+	struct sendstate *s = arg;
+
+	if (transport_printf(s->t, s->d, "%zx\n", size) == -1 ||
+	    transport_write(s->t, data, size, s->d) == -1)
+		return -1;
+	if (++s->chunks == 2) {
+		if (transport_flush(s->t, s->d) == -1)
+			return -1;
+		release_test_pause("transfer");
+	}
+	return 0;
+}
+
+int
+release_send(struct transport *t, const char *repo_dir, const char *id,
+    struct diag *d)
+{
+	git_repository *repo = NULL;
+	git_packbuilder *pb = NULL;
+	git_revwalk *walk = NULL;
+	git_odb *odb = NULL;
+	git_object_t type;
+	size_t i, len;
+	git_oid oid;
+	struct have h = { NULL, NULL, 0, 0, 0 };
+	struct sendstate ss;
+	char refname[128], hex[GIT_OID_HEXSZ + 1];
+	int rc = -1;
+
+	git_libgit2_init();
+	if (!release_id_valid(id)) {
+		diag_error(d, NULL, 0, "'%s' is not a release id", id);
+		goto out;
+	}
+	snprintf(refname, sizeof(refname), REF_PREFIX "%s", id);
+	if (git_repository_open_bare(&repo, repo_dir) != 0) {
+		git_diag(d, repo_dir, "opening release repository");
+		goto out;
+	}
+	if (git_reference_name_to_id(&oid, repo, refname) != 0) {
+		diag_error(d, repo_dir, 0, "no release %s", id);
+		goto out;
+	}
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	if (transport_printf(t, d, "have\n") == -1 ||
+	    answer(t, NULL, have_line, &h, d) == -1)
+		goto out;
+	for (i = 0; i < h.n; i++)
+		if (git_oid_equal(&h.oids[i], &oid) && strcmp(h.ids[i], id) == 0) {
+			rc = 0;		/* already there */
+			goto out;
+		}
+
+	if (git_repository_odb(&odb, repo) != 0 ||
+	    git_revwalk_new(&walk, repo) != 0 ||
+	    git_revwalk_push(walk, &oid) != 0 ||
+	    git_packbuilder_new(&pb, repo) != 0) {
+		git_diag(d, repo_dir, "preparing pack");
+		goto out;
+	}
+	git_packbuilder_set_threads(pb, 0);
+	/* What the host has and we know of is not sent again. */
+	for (i = 0; i < h.n; i++) {
+		if (git_oid_equal(&h.oids[i], &oid))
+			continue;
+		if (git_odb_read_header(&len, &type, odb, &h.oids[i]) != 0 ||
+		    type != GIT_OBJECT_COMMIT)
+			continue;
+		if (git_revwalk_hide(walk, &h.oids[i]) != 0) {
+			git_diag(d, repo_dir, "revwalk");
+			goto out;
+		}
+	}
+	if (git_packbuilder_insert_walk(pb, walk) != 0) {
+		git_diag(d, repo_dir, "building pack");
+		goto out;
+	}
+	if (transport_printf(t, d, "pack %s %s\n", id, hex) == -1)
+		goto out;
+	ss.t = t;
+	ss.d = d;
+	ss.chunks = 0;
+	if (git_packbuilder_foreach(pb, send_chunk, &ss) != 0) {
+		if (diag_total(d) == 0)
+			git_diag(d, repo_dir, "sending pack");
+		goto out;
+	}
+	if (transport_printf(t, d, "0\n") == -1 || answer(t, NULL, NULL, NULL, d) == -1)
+		goto out;
+	rc = 0;
+out:
+	for (i = 0; i < h.n; i++)
+		free(h.ids[i]);
+	free(h.ids);
+	free(h.oids);
+	git_packbuilder_free(pb);
+	git_revwalk_free(walk);
+	git_odb_free(odb);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	return rc;
+}
+
+static int
+copy_id(char *out, const char *s, struct diag *d)
+{
+	if (out == NULL)
+		return 0;
+	if (strcmp(s, "-") == 0 || *s == '\0') {
+		out[0] = '\0';
+		return 0;
+	}
+	if (!release_id_valid(s)) {
+		diag_error(d, NULL, 0, "agent answered a bad release id '%s'", s);
+		return -1;
+	}
+	snprintf(out, RELEASE_ID_MAX, "%s", s);
+	return 0;
+}
+
+static int
+simple(struct transport *t, const char *verb, const char *id, char *out,
+    struct diag *d)
+{
+	struct buf rest = BUF_INIT;
+	int rc = -1;
+
+	if (id != NULL && !release_id_valid(id)) {
+		diag_error(d, NULL, 0, "'%s' is not a release id", id);
+		return -1;
+	}
+	if (transport_printf(t, d, "%s%s%s\n", verb, id != NULL ? " " : "",
+	    id != NULL ? id : "") == -1 ||
+	    answer(t, &rest, NULL, NULL, d) == -1)
+		goto out;
+	rc = copy_id(out, rest.ptr, d);
+out:
+	buf_release(&rest);
+	return rc;
+}
+
+int
+release_stage(struct transport *t, const char *id, struct diag *d)
+{
+	return simple(t, "stage", id, NULL, d);
+}
+
+int
+release_switch(struct transport *t, const char *id, char *previous_out,
+    struct diag *d)
+{
+	return simple(t, "switch", id, previous_out, d);
+}
+
+int
+release_activate(struct transport *t, const char *id, char *previous_out,
+    struct diag *d)
+{
+	if (release_stage(t, id, d) == -1)
+		return -1;
+	return release_switch(t, id, previous_out, d);
+}
+
+int
+release_rollback(struct transport *t, const char *id, char *now_out,
+    struct diag *d)
+{
+	return simple(t, "rollback", id, now_out, d);
+}
+
+int
+release_prune(struct transport *t, int keep, size_t *removed_out,
+    struct diag *d)
+{
+	struct buf rest = BUF_INIT;
+	char *end;
+	unsigned long n;
+	int rc = -1;
+
+	if (keep < 1) {
+		diag_error(d, NULL, 0, "keep must be at least 1 (got %d)", keep);
+		return -1;
+	}
+	if (transport_printf(t, d, "prune %d\n", keep) == -1 ||
+	    answer(t, &rest, NULL, NULL, d) == -1)
+		goto out;
+	errno = 0;
+	n = strtoul(rest.ptr, &end, 10);
+	if (rest.len == 0 || *end != '\0' || errno != 0) {
+		diag_error(d, NULL, 0, "agent answered a bad count '%s'", rest.ptr);
+		goto out;
+	}
+	if (removed_out != NULL)
+		*removed_out = n;
+	rc = 0;
+out:
+	buf_release(&rest);
+	return rc;
+}
+
+struct listing {
+	struct release_info *v;
+	size_t		 n, cap;
+};
+
+/* "release ID TIME FLAGS" */
+static int
+list_line(const char *line, void *arg)
+{
+	struct listing *l = arg;
+	struct release_info *r;
+	char id[RELEASE_ID_MAX], flags[64];
+	long long when;
+
+	if (sscanf(line, "release %63s %lld %63s", id, &when, flags) != 3 ||
+	    !release_id_valid(id))
+		return -1;
+	xgrow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	r = &l->v[l->n++];
+	memset(r, 0, sizeof(*r));
+	memcpy(r->id, id, sizeof(id));
+	r->time = when;
+	r->current = strstr(flags, "current") != NULL;
+	r->previous = strstr(flags, "previous") != NULL;
+	return 0;
+}
+
+int
+release_list(struct transport *t, struct release_info **out, size_t *n,
+    struct diag *d)
+{
+	struct listing l = { NULL, 0, 0 };
+
+	*out = NULL;
+	*n = 0;
+	if (transport_printf(t, d, "list\n") == -1 ||
+	    answer(t, NULL, list_line, &l, d) == -1) {
+		free(l.v);
+		return -1;
+	}
+	*out = l.v;
+	*n = l.n;
+	return 0;
+}

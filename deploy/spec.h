@@ -1,0 +1,158 @@
+#ifndef DEPLOY_SPEC_H
+#define DEPLOY_SPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+/*
+ * deploy.yaml: the desired state of one jail host. Every value keeps the
+ * line it came from so later checks can point at it. All strings live in
+ * the spec's arena and go away with spec_free.
+ */
+
+enum spec_host {
+	HOST_LOCAL,
+	HOST_SSH
+};
+
+enum spec_platform {
+	PLATFORM_LINUX_NETNS,
+	PLATFORM_FREEBSD_BASTILLE,
+	PLATFORM_FREEBSD_JAIL
+};
+
+enum spec_proxy_kind {
+	PROXY_CADDY,
+	PROXY_NGINX
+};
+
+enum spec_tls {
+	TLS_INTERNAL,
+	TLS_ACME,
+	TLS_FILES	/* nginx proxy: certificate and key files */
+};
+
+struct spec_port {
+	char		*addr;		/* host address to match, NULL = any */
+	int		 port;		/* host port */
+	int		 to;		/* proxy port: 80 or 443 */
+	int		 line;
+};
+
+struct spec_redirect {
+	char		*from;
+	char		*to;
+	int		 line;
+};
+
+struct spec_header {
+	char		*name;
+	char		*value;
+	int		 line;
+};
+
+struct spec_site {
+	char		*name;
+	int		 line;
+	char		**domains;
+	int		*domain_lines;
+	size_t		 ndomains;
+	struct spec_redirect *redirects;
+	size_t		 nredirects;
+	char		*source;	/* ssg site folder or built tree */
+	int		 source_line;
+	int		 source_built;	/* source holds a built tree */
+	struct spec_header *headers;
+	size_t		 nheaders;
+	char		*cert;		/* nginx proxy: per-site override */
+	char		*key;
+	uint32_t	 addr;		/* host byte order */
+	char		 addr_str[16];
+	int		 addr_line;
+};
+
+struct spec {
+	char		*file;		/* as given, for messages */
+	char		*name;		/* prefix of every object created */
+	enum spec_host	 host;
+	char		*host_str;
+	char		*ssh_user;	/* HOST_SSH only */
+	char		*ssh_host;
+	int		 ssh_port;
+	enum spec_platform platform;
+	char		*state;		/* folder for generated configs, pids, logs */
+
+	struct {
+		char		*bridge;
+		int		 bridge_line;
+		uint32_t	 net;		/* host byte order */
+		int		 prefix;
+		int		 subnet_line;
+		char		 subnet_str[24];
+		uint32_t	 gateway;	/* host side of the bridge */
+		char		 gateway_str[16];
+		uint32_t	 proxy;
+		char		 proxy_str[16];
+		struct spec_port *ports;
+		size_t		 nports;
+	} net;
+
+	struct {
+		enum spec_proxy_kind kind;
+		enum spec_tls	 tls;
+		char		*cert;
+		char		*key;
+		char		*email;		/* ACME account */
+		char		*acme_ca;	/* ACME directory URL */
+		int		 hsts;		/* max-age in seconds, 0 = off */
+		int		 line;
+	} proxy;
+
+	struct {
+		char		*root;
+		int		 keep;
+	} releases;
+
+	char		*user;		/* nginx workers run as this user */
+	struct spec_site *sites;
+	size_t		 nsites;
+};
+
+/*
+ * Reads and checks path. Returns a spec (free with spec_free), or NULL after
+ * recording every problem found in d as "path:line: problem".
+ */
+struct spec *spec_load(const char *path, struct diag *d);
+/* Same from a string; name is used in messages. */
+struct spec *spec_parse(const char *name, const char *text, size_t len,
+	    struct diag *d);
+void	spec_free(struct spec *s);
+
+/*
+ * Checks the subnet against the addresses of the host's interfaces (from
+ * getifaddrs), ignoring the spec's own bridge. Returns 0, or -1 after
+ * recording the conflicts in d.
+ */
+int	spec_check_host(const struct spec *s, struct diag *d);
+
+/* The same against a given list (tests use this). */
+struct spec_ifaddr {
+	const char	*ifname;
+	uint32_t	 addr;		/* host byte order */
+	int		 prefix;
+};
+int	spec_check_ifaddrs(const struct spec *s, struct diag *d,
+	    const struct spec_ifaddr *list, size_t n);
+
+/* The site named name, or NULL. */
+const struct spec_site *spec_site(const struct spec *s, const char *name);
+
+/* The web root of a site on the host: <releases.root>/<site>; caller frees. */
+char	*spec_site_root(const struct spec *s, const struct spec_site *site);
+
+/* dotted quad of a host-order address into out[16]. */
+void	spec_ntoa(uint32_t a, char out[16]);
+
+#endif

@@ -1,0 +1,344 @@
+#!/bin/sh
+# End to end on linux-netns, as root: two sites behind Caddy (tls internal)
+# reached over HTTPS on a loopback host port; isolation of the site jails;
+# destroy. Every bridge, namespace, nftables table and process it makes
+# carries a unique name and is removed on exit, also after a failure.
+#
+# usage: tests/deploy/e2e_netns.sh [path/to/deploy]
+
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+DEPLOY=${1:-$top/bin/deploy}
+case $DEPLOY in /*) ;; *) DEPLOY=$(pwd)/$DEPLOY ;; esac
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+check() {	# check DESCRIPTION COMMAND...
+	d=$1; shift
+	if "$@" >/dev/null 2>&1; then ok "$d"; else bad "$d"; fi
+}
+refuse() {	# refuse DESCRIPTION COMMAND...: the command must fail
+	d=$1; shift
+	if "$@" >/dev/null 2>&1; then bad "$d"; else ok "$d"; fi
+}
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit $?
+}
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "e2e_netns: needs root (namespaces, nftables)" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+if [ ! -x "$DEPLOY" ]; then
+	echo "e2e_netns: no $DEPLOY; build it first (make bin/deploy)" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+# --- packages ---------------------------------------------------------
+missing=
+for p in nginx:nginx caddy:caddy nft:nftables ip:iproute2 curl:curl \
+    nsenter:util-linux; do
+	command -v "${p%%:*}" >/dev/null 2>&1 || missing="$missing ${p#*:}"
+done
+if [ -n "$missing" ]; then
+	echo "installing:$missing"
+	before=$(pgrep -x 'nginx|caddy' | sort)
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing \
+	    >/dev/null 2>&1 || { echo "apt-get install$missing failed" >&2;
+	    echo "0 passed, 1 failed"; exit 1; }
+	# The packages may start their default servers; they would hold
+	# ports. Stop only servers that were not running before.
+	for pid in $(pgrep -x 'nginx|caddy' | sort); do
+		echo "$before" | grep -qx "$pid" && continue
+		if [ -d /run/systemd/system ]; then
+			systemctl stop nginx caddy 2>/dev/null
+		else
+			kill "$pid" 2>/dev/null
+		fi
+	done
+fi
+
+# --- unique names -----------------------------------------------------
+id=$(( $$ % 100000 ))
+name=e2e-$id
+bridge=e2b$id
+third=$(( 20 + $$ % 200 ))
+subnet=10.231.$third.0/24
+net=10.231.$third
+https_port=$(( 20000 + $$ % 20000 ))
+http_port=$(( https_port + 1 ))
+work=$(mktemp -d /tmp/deploy-e2e.XXXXXX)
+chmod 755 "$work"
+table=deploy_$(echo "$name" | tr - _)
+
+cleanup() {
+	cd /
+	"$DEPLOY" destroy -f -c "$work/deploy.yaml" >/dev/null 2>&1
+	# Whatever destroy could not remove, by our own names only.
+	for ns in "$name-proxy" "$name-blog" "$name-docs"; do
+		if [ -e "/run/netns/$ns" ]; then
+			for pid in $(ip netns pids "$ns" 2>/dev/null); do
+				kill -9 "$pid" 2>/dev/null
+			done
+			ip netns delete "$ns" 2>/dev/null
+		fi
+	done
+	ip link delete "$bridge" 2>/dev/null
+	nft delete table ip "$table" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# The subnet must be free on this host.
+if ip -4 -o addr | grep -q " $net\."; then
+	echo "e2e_netns: $subnet is in use here; run again" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+cd "$work" || exit 1
+cat > deploy.yaml <<EOF
+name: $name
+platform: linux-netns
+state: $work/state
+network:
+  bridge: $bridge
+  subnet: $subnet
+  proxy: $net.2
+  ports:
+    - 127.0.0.1:$http_port -> 80
+    - 127.0.0.1:$https_port -> 443
+proxy:
+  kind: caddy
+  tls: internal
+releases:
+  root: $work/www
+  keep: 3
+sites:
+  - name: blog
+    domains: [www.blog.test]
+    redirects: ["blog.test -> www.blog.test"]
+    source: $work/src-blog
+    headers:
+      X-Frame-Options: DENY
+  - name: docs
+    domains: [docs.test]
+    source: $work/src-docs
+EOF
+for s in blog docs; do
+	mkdir -p "src-$s/css"
+	echo "<h1>$s one</h1>" > "src-$s/index.html"
+	echo "body{}" > "src-$s/css/site.css"
+done
+
+# --- bad input changes nothing ---------------------------------------
+sed "s|docs.test]|www.blog.test]|" deploy.yaml > dup.yaml
+out=$("$DEPLOY" apply -c dup.yaml 2>&1); rc=$?
+if [ $rc -eq 1 ] && echo "$out" | grep -q "dup.yaml:[0-9]*: error: duplicate domain 'www.blog.test'"; then
+	ok "duplicate domain: deploy.yaml:LINE message, exit 1"
+else
+	bad "duplicate domain: rc=$rc $out"
+fi
+sed -e "s|subnet: $subnet|subnet: 127.0.0.0/16|" -e "s|proxy: $net.2|proxy: 127.0.0.2|" \
+    deploy.yaml > overlap.yaml
+out=$("$DEPLOY" apply -c overlap.yaml 2>&1); rc=$?
+if [ $rc -eq 1 ] && echo "$out" | grep -q "overlaps 127.0.0.1/8 on the host's interface lo"; then
+	ok "subnet overlapping a host address refused"
+else
+	bad "overlapping subnet: rc=$rc $out"
+fi
+check "nothing created by refused specs" sh -c "! ip link show $bridge && ! [ -e /run/netns/$name-proxy ]"
+"$DEPLOY" frobnicate >/dev/null 2>&1
+[ $? -eq 2 ] && ok "unknown command exits 2" || bad "unknown command exit"
+
+# --- apply -----------------------------------------------------------
+"$DEPLOY" plan > plan.out 2>&1
+check "plan lists jails before the firewall" sh -c \
+    "grep -q 'create-jail *blog' plan.out && tail -1 plan.out | grep -q load-firewall"
+check "plan changed nothing" sh -c "! ip link show $bridge"
+if "$DEPLOY" apply > apply.out 2>&1; then ok "apply"; else bad "apply"; cat apply.out; finish; fi
+out=$("$DEPLOY" apply 2>&1)
+[ "$out" = "nothing to do" ] && ok "second apply: nothing to do" || bad "second apply: $out"
+
+# First releases, pushed through the local agent.
+"$DEPLOY" push blog > push.out 2>&1 && ok "push blog" || { bad "push blog"; cat push.out; }
+r1blog=$(sed -n 's/^release //p' push.out)
+"$DEPLOY" push docs > push.out 2>&1 && ok "push docs" || { bad "push docs"; cat push.out; }
+r1docs=$(sed -n 's/^release //p' push.out)
+
+ca=state/proxy/data/pki/authorities/local/root.crt
+fetch() {	# fetch HOST PATH [curl options]
+	h=$1 p=$2; shift 2
+	curl -sS -m 10 --cacert "$ca" --resolve "$h:$https_port:127.0.0.1" \
+	    --resolve "$h:$http_port:127.0.0.1" "$@" "https://$h:$https_port$p"
+}
+i=0
+while [ ! -s "$ca" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+
+body=$(fetch www.blog.test /)
+[ "$body" = "<h1>blog one</h1>" ] && ok "blog over HTTPS through the proxy" || bad "blog body: $body"
+body=$(fetch docs.test /)
+[ "$body" = "<h1>docs one</h1>" ] && ok "docs over HTTPS through the proxy" || bad "docs body: $body"
+hdr=$(fetch www.blog.test / -D - -o /dev/null | tr -d '\r')
+echo "$hdr" | grep -qi "^x-release: $r1blog\$" && ok "X-Release header" || bad "X-Release: $hdr"
+echo "$hdr" | grep -qi '^strict-transport-security: max-age=' && ok "HSTS" || bad "no HSTS"
+echo "$hdr" | grep -qi '^x-frame-options: DENY$' && ok "extra header" || bad "no extra header"
+rel=$(fetch docs.test /.well-known/release)
+[ -n "$rel" ] && [ "$rel" = "$r1docs" ] && ok "/.well-known/release" || bad "release id: $rel"
+loc=$(fetch blog.test /a?b -o /dev/null -w '%{http_code} %{redirect_url}')
+[ "$loc" = "301 https://www.blog.test/a?b" ] && ok "redirect blog.test -> www" || bad "redirect: $loc"
+loc=$(curl -sS -m 10 --resolve "docs.test:$http_port:127.0.0.1" -o /dev/null \
+    -w '%{http_code} %{redirect_url}' "http://docs.test:$http_port/x")
+case $loc in 30[18]\ https://docs.test/x) ok "HTTP -> HTTPS" ;; *) bad "http redirect: $loc" ;; esac
+code=$(fetch other.test / -o /dev/null -w '%{http_code}' 2>&1)
+[ "$code" = 421 ] && ok "unknown name: 421 from the catch-all" || bad "catch-all: $code"
+exp=$(fetch www.blog.test /css/site.css -D - -o /dev/null | tr -d '\r' | grep -i '^cache-control:')
+echo "$exp" | grep -q 'max-age=2592000' && ok "long cache for assets" || bad "asset cache: $exp"
+check "deploy health" "$DEPLOY" health
+refuse "deploy health --expect another id fails" "$DEPLOY" health --expect r9 docs
+
+# A new release is served at once; a broken one is rolled back.
+sleep 1
+echo "<h1>blog two</h1>" > src-blog/index.html
+"$DEPLOY" push blog > push.out 2>&1 && ok "push blog two" || { bad "push blog two"; cat push.out; }
+r2blog=$(sed -n 's/^release //p' push.out)
+body=$(fetch www.blog.test /)
+[ "$body" = "<h1>blog two</h1>" ] && ok "new release served right after push" || bad "after push: $body"
+check "health expects the new release" "$DEPLOY" health --expect "$r2blog" blog
+mkdir -p broken && echo x > broken/other.html
+sed "s|source: $work/src-blog|source: $work/broken|" deploy.yaml > broken.yaml
+sleep 1
+"$DEPLOY" push -c broken.yaml blog > push.out 2>&1
+if [ $? -eq 1 ] && grep -q "back to $r2blog" push.out; then
+	ok "failed health check: previous release back, exit 1"
+else
+	bad "broken push"; cat push.out
+fi
+body=$(fetch www.blog.test /)
+[ "$body" = "<h1>blog two</h1>" ] && ok "still serving the good release" || bad "after broken push: $body"
+"$DEPLOY" rollback blog "$r1blog" > /dev/null 2>&1 && ok "rollback to the first release" || bad "rollback"
+body=$(fetch www.blog.test /)
+[ "$body" = "<h1>blog one</h1>" ] && ok "first release served after rollback" || bad "after rollback: $body"
+"$DEPLOY" releases blog > rel.out 2>&1
+if grep -q "^$r1blog .* current" rel.out && grep -q "^$r2blog " rel.out; then
+	ok "releases lists them"
+else
+	bad "releases"; cat rel.out
+fi
+"$DEPLOY" rollback blog "$r2blog" > /dev/null 2>&1
+
+# An ssg site folder is built by push (the demo site of this tree).
+if [ -f "$top/content/site.yaml" ]; then
+	cp -R "$top/content" src-ssg && rm -rf src-ssg/output
+	sed "s|source: $work/src-docs|source: $work/src-ssg|" deploy.yaml > ssg.yaml
+	"$DEPLOY" push -c ssg.yaml docs > push.out 2>&1
+	if [ $? -eq 0 ] && grep -q '^built ' push.out && fetch docs.test / 2>/dev/null | grep -qi '<!doctype html>'; then
+		ok "push builds an ssg site and serves it"
+	elif grep -q 'built without libssg' push.out; then
+		echo "skip push of an ssg site: this deploy was built without libssg"
+	else
+		bad "push of an ssg site"; cat push.out
+	fi
+else
+	echo "skip push of an ssg site: no $top/content/site.yaml"
+fi
+
+# --- isolation -------------------------------------------------------
+blogpid=$(cat state/sites/blog/run/nginx.pid)
+refuse "site jail cannot write its web root" \
+    nsenter -t "$blogpid" -m -n touch "$work/www/blog/current/x"
+check "the web root is there, read-only" \
+    nsenter -t "$blogpid" -m -n test -r "$work/www/blog/current/index.html"
+refuse "site jail does not see the other site's files" \
+    nsenter -t "$blogpid" -m -n test -e "$work/www/docs/current/index.html"
+refuse "site jail does not see the proxy's state" \
+    nsenter -t "$blogpid" -m -n test -e "$work/state/proxy"
+refuse "site jail does not see the host's files" \
+    nsenter -t "$blogpid" -m -n test -e /etc/shadow
+refuse "site jail cannot change its nginx config" \
+    nsenter -t "$blogpid" -m -n touch "$work/state/sites/blog/nginx.conf"
+check "the proxy reaches the site jail" \
+    ip netns exec "$name-proxy" curl -sS -m 3 -o /dev/null "http://$net.11/"
+refuse "site jail cannot connect to the other site jail" \
+    ip netns exec "$name-blog" curl -sS -m 2 -o /dev/null "http://$net.11/"
+refuse "host cannot reach a site jail directly" \
+    curl -sS -m 2 -o /dev/null "http://$net.10/"
+refuse "site jail has no way out" \
+    ip netns exec "$name-blog" ping -c 1 -W 1 "$net.1"
+ps -o user= -p $(cat /proc/"$blogpid"/task/"$blogpid"/children) 2>/dev/null | grep -qvx root \
+    && ok "nginx workers unprivileged" || bad "nginx workers run as root"
+
+# --- bench (quick) ----------------------------------------------------
+if "$DEPLOY" bench --quick --out "$work/bench" docs > bench.out 2>&1; then
+	ok "bench --quick"
+else
+	bad "bench"; cat bench.out
+fi
+runs=$(grep -c '"site": "docs"' bench.json 2>/dev/null)
+[ "$runs" = 6 ] && ok "bench JSON: 6 runs" || bad "bench JSON runs: $runs"
+if grep '"path": "proxy-https"\|"path": "direct-http"' bench.json | grep -q '"errors": [1-9]'; then
+	bad "bench errors"; cat bench.json
+else
+	ok "bench: no errors through the proxy or straight at the jail"
+fi
+check "bench SVG" grep -q '<rect' bench.svg
+"$DEPLOY" bench --quick --out "$work/bench2" --compare bench.json docs > bench2.out 2>&1
+check "bench --compare shows the change" grep -q '"before_requests_per_s"' bench2.json
+
+# --- the nginx proxy, TLS from files ----------------------------------
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+    -days 2 -subj /CN=www.blog.test -keyout key.pem -out cert.pem \
+    -addext "subjectAltName=DNS:www.blog.test,DNS:blog.test,DNS:docs.test" \
+    >/dev/null 2>&1
+sed -e 's/kind: caddy/kind: nginx/' \
+    -e 's/  tls: internal/  certificate: cert.pem\n  key: key.pem/' \
+    deploy.yaml > nginx.yaml
+if "$DEPLOY" apply -c nginx.yaml > apply.out 2>&1; then
+	ok "apply: the proxy becomes nginx"
+else
+	bad "apply nginx proxy"; cat apply.out
+fi
+ngx() {
+	curl -sS -m 10 --cacert cert.pem --resolve "$1:$https_port:127.0.0.1" \
+	    "https://$1:$https_port/" -D ngx.hdr 2>&1
+}
+body=$(ngx www.blog.test)
+[ "$body" = "<h1>blog two</h1>" ] && ok "blog through the nginx proxy" || bad "nginx proxy: $body"
+tr -d '\r' < ngx.hdr | grep -qi '^strict-transport-security: max-age=' && ok "nginx proxy: HSTS" || bad "nginx proxy HSTS"
+loc=$(curl -sS -m 10 --cacert cert.pem --resolve "blog.test:$https_port:127.0.0.1" \
+    -o /dev/null -w '%{http_code} %{redirect_url}' "https://blog.test:$https_port/x")
+[ "$loc" = "301 https://www.blog.test/x" ] && ok "nginx proxy: redirect" || bad "nginx redirect: $loc"
+check "health through the nginx proxy" "$DEPLOY" health -c nginx.yaml --cacert cert.pem
+out=$("$DEPLOY" apply -c nginx.yaml 2>&1)
+[ "$out" = "nothing to do" ] && ok "nginx proxy: second apply does nothing" || bad "nginx second apply: $out"
+check "apply: back to Caddy" "$DEPLOY" apply
+check "health through Caddy again" "$DEPLOY" health
+
+# --- status, destroy -------------------------------------------------
+"$DEPLOY" logs blog > logs.out 2>&1
+check "logs shows the site's access log" grep -q '"GET / HTTP/1.1" 200' logs.out
+refuse "logs of an unknown site fails" "$DEPLOY" logs nosuch
+"$DEPLOY" status > status.out 2>&1
+check "status shows the current release" grep -q "current $r2blog" status.out
+check "status shows the last push" grep -q "last push: .* rollback ok $r2blog" status.out
+check "status shows certificate expiry" grep -q "certificate expires" status.out
+"$DEPLOY" destroy docs < /dev/null > /dev/null 2>&1
+check "destroy without -f and no answer keeps the site" test -e "/run/netns/$name-docs"
+check "destroy docs -f" "$DEPLOY" destroy -f docs
+check "docs jail and releases gone" sh -c "! test -e /run/netns/$name-docs && ! test -e www/docs"
+check "blog still served" sh -c "$(printf '%s' "curl -sS -m 5 --cacert $ca --resolve www.blog.test:$https_port:127.0.0.1 https://www.blog.test:$https_port/ | grep -q 'blog two'")"
+"$DEPLOY" destroy -f > destroy.out 2>&1 && ok "destroy -f" || { bad "destroy -f"; cat destroy.out; }
+check "no namespace left" sh -c "! ip netns list | grep -q '^$name-'"
+check "no bridge left" sh -c "! ip link show $bridge"
+check "no nftables table left" sh -c "! nft list table ip $table"
+check "no state or releases left" sh -c "! test -e state && ! test -e www"
+out=$("$DEPLOY" destroy -f 2>&1)
+[ "$out" = "nothing to do" ] && ok "second destroy: nothing to do" || bad "second destroy: $out"
+finish
