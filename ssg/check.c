@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+
+#include <curl/curl.h>
 
 #include "buf.h"
 #include "fsutil.h"
@@ -241,4 +244,345 @@ check_links(const char *out_dir, const char *site_url, const char *base,
 	if (links)
 		*links = c.links;
 	return c.problems;
+}
+
+/* ---- outside links ---- */
+
+struct ext_url {
+	char	*url;
+	size_t	 host;		/* index into hosts */
+	char	**pages;
+	size_t	 npages, pcap;
+	int	 state;		/* 0 to do, 1 running, 2 done */
+	int	 use_get;	/* HEAD was refused */
+	int	 ok;
+	int	 from_cache;
+	time_t	 checked;
+	char	*problem;
+};
+
+struct ext {
+	const char	*site_url;
+	struct ext_url	*urls;
+	size_t		 n, cap;
+	char		**hosts;
+	int		*running;	/* per host */
+	size_t		 nhosts, hcap, rcap;
+};
+
+/* One transfer in flight. */
+struct xfer {
+	size_t	 idx;
+	int	 get;
+	int	 cut;		/* the body was cut short on purpose */
+};
+
+static size_t
+host_index(struct ext *x, const char *url)
+{
+	const char *h = strstr(url, "://"), *e, *at;
+	struct buf host = BUF_INIT;
+	size_t i;
+
+	h = h ? h + 3 : url;
+	e = h + strcspn(h, "/?#");
+	if ((at = memchr(h, '@', (size_t)(e - h))) != NULL)
+		h = at + 1;
+	for (; h < e; h++)
+		buf_addc(&host, tolower((unsigned char)*h));
+	for (i = 0; i < x->nhosts; i++)
+		if (strcmp(x->hosts[i], host.ptr) == 0) {
+			buf_release(&host);
+			return i;
+		}
+	xgrow((void **)&x->hosts, &x->hcap, x->nhosts + 1, sizeof(*x->hosts));
+	xgrow((void **)&x->running, &x->rcap, x->nhosts + 1,
+	    sizeof(*x->running));
+	x->hosts[x->nhosts] = buf_detach(&host, NULL);
+	x->running[x->nhosts] = 0;
+	return x->nhosts++;
+}
+
+static void
+ext_add(struct ext *x, const char *page, const char *ref, size_t n)
+{
+	struct buf u = BUF_INIT;
+	struct ext_url *e;
+	size_t i, ulen = strlen(x->site_url);
+	const char *p;
+
+	/* attribute text: &amp; and friends back to characters */
+	for (i = 0; i < n; i++) {
+		if (ref[i] == '&' && strncmp(ref + i, "&amp;", 5) == 0) {
+			buf_addc(&u, '&');
+			i += 4;
+		} else if (ref[i] == '#')
+			break;
+		else
+			buf_addc(&u, ref[i]);
+	}
+	if ((strncasecmp(u.ptr, "http://", 7) != 0 &&
+	    strncasecmp(u.ptr, "https://", 8) != 0) ||
+	    (ulen > 0 && strncmp(u.ptr, x->site_url, ulen) == 0 &&
+	    strchr("/?", u.ptr[ulen]) != NULL)) {
+		buf_release(&u);
+		return;
+	}
+	for (p = u.ptr; *p; p++)
+		if (*p == ' ' || *p == '\n' || *p == '\t')
+			break;
+	for (i = 0; i < x->n; i++)
+		if (strcmp(x->urls[i].url, u.ptr) == 0)
+			break;
+	if (i == x->n) {
+		xgrow((void **)&x->urls, &x->cap, x->n + 1, sizeof(*x->urls));
+		e = &x->urls[x->n++];
+		memset(e, 0, sizeof(*e));
+		e->url = buf_detach(&u, NULL);
+		e->host = host_index(x, e->url);
+		if (*p)
+			e->problem = xstrdup("not a valid URL (white space)");
+	}
+	e = &x->urls[i];
+	if (e->npages == 0 || strcmp(e->pages[e->npages - 1], page) != 0) {
+		xgrow((void **)&e->pages, &e->pcap, e->npages + 1,
+		    sizeof(*e->pages));
+		e->pages[e->npages++] = xstrdup(page);
+	}
+	buf_release(&u);
+}
+
+static int
+collect_page(const char *path, const char *rel, const struct stat *st,
+    void *arg)
+{
+	struct ext *x = arg;
+	struct buf html = BUF_INIT;
+	const char *p, *ref, *end;
+
+	(void)st;
+	if (strcmp(path_ext(rel), "html") != 0 || fs_read(path, &html) == -1)
+		return 0;
+	for (p = html.ptr; (ref = next_ref(p, &end)) != NULL; p = end + 1)
+		ext_add(x, rel, ref, (size_t)(end - ref));
+	buf_release(&html);
+	return 0;
+}
+
+/* Cache lines: "epoch<TAB>url"; only URLs that answered well. */
+static void
+cache_load(struct ext *x, const struct extlink_opts *o, time_t now)
+{
+	struct buf text = BUF_INIT;
+	char *line, *save = NULL, *tab, *end;
+	long long t;
+	size_t i;
+
+	if (o->cache_file == NULL || fs_read(o->cache_file, &text) == -1)
+		return;
+	for (line = strtok_r(text.ptr, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if ((tab = strchr(line, '\t')) == NULL)
+			continue;
+		*tab = '\0';
+		t = strtoll(line, &end, 10);
+		if (*end != '\0' || t > (long long)now ||
+		    (long long)now - t >= o->cache_ttl)
+			continue;
+		for (i = 0; i < x->n; i++)
+			if (x->urls[i].state == 0 && x->urls[i].problem == NULL &&
+			    strcmp(x->urls[i].url, tab + 1) == 0) {
+				x->urls[i].state = 2;
+				x->urls[i].ok = 1;
+				x->urls[i].from_cache = 1;
+				x->urls[i].checked = (time_t)t;
+			}
+	}
+	buf_release(&text);
+}
+
+static void
+cache_save(struct ext *x, const struct extlink_opts *o)
+{
+	struct buf text = BUF_INIT;
+	size_t i;
+
+	if (o->cache_file == NULL)
+		return;
+	for (i = 0; i < x->n; i++)
+		if (x->urls[i].ok)
+			buf_printf(&text, "%lld\t%s\n",
+			    (long long)x->urls[i].checked, x->urls[i].url);
+	fs_write_atomic(o->cache_file, text.ptr, text.len);
+	buf_release(&text);
+}
+
+static size_t
+discard(char *p, size_t size, size_t n, void *arg)
+{
+	struct xfer *t = arg;
+
+	(void)p;
+	if (t->get) {
+		/* the status is known: the body is not needed */
+		t->cut = 1;
+		return 0;
+	}
+	return size * n;
+}
+
+static void
+start(CURLM *m, struct ext *x, size_t i, const struct extlink_opts *o)
+{
+	struct xfer *t = xcalloc(1, sizeof(*t));
+	CURL *c = curl_easy_init();
+
+	t->idx = i;
+	t->get = x->urls[i].use_get;
+	curl_easy_setopt(c, CURLOPT_URL, x->urls[i].url);
+	curl_easy_setopt(c, CURLOPT_PRIVATE, t);
+	curl_easy_setopt(c, CURLOPT_NOBODY, t->get ? 0L : 1L);
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(c, CURLOPT_MAXREDIRS, 8L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, o->timeout);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, o->timeout);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, "ssg-check (link checker)");
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, t);
+#if LIBCURL_VERSION_NUM >= 0x075500
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+#endif
+	curl_multi_add_handle(m, c);
+	x->urls[i].state = 1;
+	x->running[x->urls[i].host]++;
+}
+
+/* Starts what the limits allow; returns the number now running. */
+static int
+fill(CURLM *m, struct ext *x, const struct extlink_opts *o, int running)
+{
+	size_t i;
+
+	for (i = 0; i < x->n && running < o->max_total; i++) {
+		if (x->urls[i].state != 0 ||
+		    x->running[x->urls[i].host] >= o->max_per_host)
+			continue;
+		start(m, x, i, o);
+		running++;
+	}
+	return running;
+}
+
+static void
+finish(CURLM *m, struct ext *x, CURLMsg *msg, int *running)
+{
+	CURL *c = msg->easy_handle;
+	struct xfer *t;
+	struct ext_url *e;
+	struct buf why = BUF_INIT;
+	CURLcode res = msg->data.result;
+	long code = 0;
+	char *priv;
+
+	curl_easy_getinfo(c, CURLINFO_PRIVATE, &priv);
+	t = (struct xfer *)priv;
+	e = &x->urls[t->idx];
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+	x->running[e->host]--;
+	(*running)--;
+	if (res == CURLE_WRITE_ERROR && t->cut)
+		res = CURLE_OK;
+	if (res == CURLE_OK && !t->get && (code == 405 || code == 501)) {
+		e->use_get = 1;
+		e->state = 0;	/* again, with GET */
+		goto out;
+	}
+	e->state = 2;
+	e->checked = time(NULL);
+	if (res != CURLE_OK)
+		buf_adds(&why, curl_easy_strerror(res));
+	else if (code >= 400)
+		buf_printf(&why, "HTTP %ld", code);
+	else
+		e->ok = 1;
+	if (why.len)
+		e->problem = buf_detach(&why, NULL);
+out:
+	curl_multi_remove_handle(m, c);
+	curl_easy_cleanup(c);
+	free(t);
+	buf_release(&why);
+}
+
+void
+extlink_opts_init(struct extlink_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->cache_ttl = 86400;
+	o->max_total = 16;
+	o->max_per_host = 2;
+	o->timeout = 15;
+}
+
+size_t
+check_external(const char *out_dir, const char *site_url,
+    const struct extlink_opts *o, FILE *out, size_t *links, size_t *cached)
+{
+	struct ext x;
+	CURLM *m;
+	CURLMsg *msg;
+	size_t i, j, problems = 0, ncached = 0;
+	int running = 0, still, left;
+
+	memset(&x, 0, sizeof(x));
+	x.site_url = site_url;
+	fs_walk(out_dir, collect_page, &x);
+	cache_load(&x, o, time(NULL));
+	for (i = 0; i < x.n; i++)
+		if (x.urls[i].problem != NULL)
+			x.urls[i].state = 2;
+	m = curl_multi_init();
+	curl_multi_setopt(m, CURLMOPT_MAX_HOST_CONNECTIONS, (long)o->max_per_host);
+	curl_multi_setopt(m, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)o->max_total);
+	running = fill(m, &x, o, running);
+	while (running > 0) {
+		curl_multi_perform(m, &still);
+		while ((msg = curl_multi_info_read(m, &left)) != NULL)
+			if (msg->msg == CURLMSG_DONE)
+				finish(m, &x, msg, &running);
+		running = fill(m, &x, o, running);
+		if (running > 0)
+			curl_multi_poll(m, NULL, 0, 1000, NULL);
+	}
+	curl_multi_cleanup(m);
+	for (i = 0; i < x.n; i++) {
+		if (x.urls[i].from_cache)
+			ncached++;
+		for (j = 0; j < x.urls[i].npages; j++) {
+			if (x.urls[i].problem != NULL) {
+				fprintf(out, "%s: %s: %s\n", x.urls[i].pages[j],
+				    x.urls[i].url, x.urls[i].problem);
+				problems++;
+			}
+			free(x.urls[i].pages[j]);
+		}
+	}
+	cache_save(&x, o);
+	for (i = 0; i < x.n; i++) {
+		free(x.urls[i].url);
+		free(x.urls[i].pages);
+		free(x.urls[i].problem);
+	}
+	for (i = 0; i < x.nhosts; i++)
+		free(x.hosts[i]);
+	free(x.hosts);
+	free(x.running);
+	free(x.urls);
+	if (links)
+		*links = x.n;
+	if (cached)
+		*cached = ncached;
+	return problems;
 }

@@ -14,4 +14,28 @@
 size_t	check_links(const char *out_dir, const char *site_url,
 	    const char *base, FILE *out, size_t *pages, size_t *links);
 
+/*
+ * Outside links: every distinct http(s) URL of the built site is fetched
+ * (libcurl multi interface: HEAD, then GET when a server answers 405 or
+ * 501; redirects followed), at most max_total at once and max_per_host to
+ * one host. A URL that answered well within cache_ttl seconds (as recorded
+ * in cache_file, which is then rewritten) is not fetched again.
+ */
+struct extlink_opts {
+	const char	*cache_file;	/* NULL: no cache */
+	long		 cache_ttl;	/* seconds; 86400 */
+	int		 max_total;	/* 16 */
+	int		 max_per_host;	/* 2 */
+	long		 timeout;	/* seconds per request */
+};
+
+/* Fills o with the defaults above and no cache. */
+void	extlink_opts_init(struct extlink_opts *o);
+/* Prints each problem as "page: url: problem" (once per page that has
+ * the link) and returns their number; *links receives the number of
+ * distinct URLs and *cached how many came from the cache. */
+size_t	check_external(const char *out_dir, const char *site_url,
+	    const struct extlink_opts *o, FILE *out, size_t *links,
+	    size_t *cached);
+
 #endif

@@ -23,6 +23,19 @@ int	cmd_config(struct cli *, int, char **);
 int	cmd_themes(struct cli *, int, char **);
 int	cmd_version(struct cli *, int, char **);
 int	cmd_import(struct cli *, int, char **);
+/* Writing (cmd_write.c). */
+int	cmd_init(struct cli *, int, char **);
+int	cmd_new(struct cli *, int, char **);
+int	cmd_edit(struct cli *, int, char **);
+int	cmd_delete(struct cli *, int, char **);
+int	cmd_publish(struct cli *, int, char **);
+int	cmd_list(struct cli *, int, char **);
+int	cmd_tags(struct cli *, int, char **);
+int	cmd_drafts(struct cli *, int, char **);
+/* Backups (cmd_backup.c). */
+int	cmd_backup(struct cli *, int, char **);
+int	cmd_backups(struct cli *, int, char **);
+int	cmd_restore(struct cli *, int, char **);
 
 /* Options shared by build and serve. */
 struct build_args {

@@ -1,9 +1,12 @@
-/* ssg check: every internal link of the built site must resolve. */
-#include <signal.h>
+/* ssg check: every internal link of the built site must resolve; with
+ * --external, every outside link must answer. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <curl/curl.h>
 
 #include "check.h"
 #include "cli.h"
@@ -13,24 +16,65 @@
 #include "fsutil.h"
 
 static const char check_usage[] =
-    "usage: ssg check [-C DIR]\n"
+    "usage: ssg check [-C DIR] [--external [--no-cache] [--timeout SECONDS]]\n"
     "\n"
     "Checks the built site (run ssg build first): every internal link,\n"
     "#anchor, image and stylesheet reference must resolve to a file in the\n"
     "output folder. Prints each problem as 'page: link: problem' and exits\n"
-    "1 if there is any.\n";
+    "1 if there is any.\n"
+    "\n"
+    "  -e, --external       also fetch every outside http(s) link (16 at\n"
+    "                       once, 2 per host); links that answered well\n"
+    "                       are remembered for a day in\n"
+    "                       .ssg-cache/links.tsv\n"
+    "      --no-cache       fetch every outside link again\n"
+    "      --timeout SECS   per request (default 15)\n"
+    "  -q, --quiet          print only problems\n"
+    "  -h, --help           this help\n";
+
+enum { OPT_NO_CACHE = 256, OPT_TIMEOUT };
 
 int
 cmd_check(struct cli *cli, int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "site", required_argument, NULL, 'C' },
+		{ "external", no_argument, NULL, 'e' },
+		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct extlink_opts eo;
 	struct site_config c;
 	struct diag *d;
-	char *path, *out;
-	size_t problems, pages, links;
-	int rc;
+	char *path, *out, *cache = NULL, *end;
+	size_t problems, pages, links, ext_problems, cached;
+	long v;
+	int ch, rc, external = 0, no_cache = 0;
 
-	if ((rc = cmd_simple_args(cli, argc, argv, check_usage)) != 0)
-		return rc == 1 ? 0 : rc;
+	extlink_opts_init(&eo);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "C:eqh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'C': cli->site_dir = optarg; break;
+		case 'e': external = 1; break;
+		case 'q': cli->quiet = 1; break;
+		case OPT_NO_CACHE: no_cache = 1; break;
+		case OPT_TIMEOUT:
+			v = strtol(optarg, &end, 10);
+			if (*end != '\0' || v < 1 || v > 600)
+				return cmd_bad_usage("ssg: --timeout takes a "
+				    "number of seconds from 1 to 600\n");
+			eo.timeout = v;
+			break;
+		case 'h': fputs(check_usage, stdout); return 0;
+		default: return cmd_bad_usage(check_usage);
+		}
+	}
+	if (optind != argc)
+		return cmd_bad_usage(check_usage);
 	d = diag_new();
 	path = path_join(cli->site_dir, "site.yaml");
 	config_init(&c);
@@ -48,9 +92,26 @@ cmd_check(struct cli *cli, int argc, char **argv)
 	if (!cli->quiet || problems)
 		printf("%s links in %s pages checked: %s broken\n",
 		    cli_num(links), cli_num(pages), cli_num(problems));
+	if (external) {
+		if (!no_cache) {
+			cache = path_join(cli->site_dir, ".ssg-cache/links.tsv");
+			eo.cache_file = cache;
+		}
+		curl_global_init(CURL_GLOBAL_DEFAULT);
+		fflush(stdout);
+		ext_problems = check_external(out, c.site_url, &eo, stdout,
+		    &links, &cached);
+		curl_global_cleanup();
+		if (!cli->quiet || ext_problems)
+			printf("%s outside links checked (%s from the cache): "
+			    "%s broken\n", cli_num(links), cli_num(cached),
+			    cli_num(ext_problems));
+		problems += ext_problems;
+	}
 	if (problems)
 		rc = -1;
 done:
+	free(cache);
 	free(out);
 	free(path);
 	config_release(&c);

@@ -28,10 +28,7 @@ static const char config_usage[] =
     "default.\n";
 
 
-static const char themes_usage[] =
-    "usage: ssg themes [-C DIR]\n"
-    "\n"
-    "Lists the themes: the site's own (themes_dir) and the built-in ones.\n";
+
 
 /* Bad usage: the command's usage on stderr and status 2. */
 int
@@ -87,37 +84,6 @@ cmd_config(struct cli *cli, int argc, char **argv)
 	return rc == 0 ? 0 : 1;
 }
 
-int
-cmd_themes(struct cli *cli, int argc, char **argv)
-{
-	struct site_config c;
-	struct diag *d;
-	char *path, *site_themes, *builtin, **names;
-	size_t n, i;
-	int rc;
-
-	if ((rc = cmd_simple_args(cli, argc, argv, themes_usage)) != 0)
-		return rc == 1 ? 0 : rc;
-	d = diag_new();
-	path = path_join(cli->site_dir, "site.yaml");
-	config_init(&c);
-	config_load(&c, path, 1, d);
-	cli_print_diag(cli, d, 0);
-	site_themes = path_join(cli->site_dir, c.themes_dir);
-	builtin = theme_builtin_dir(cli->argv0);
-	n = theme_list(site_themes, builtin, &names);
-	for (i = 0; i < n; i++) {
-		printf("%s\n", names[i]);
-		free(names[i]);
-	}
-	free(names);
-	free(builtin);
-	free(site_themes);
-	free(path);
-	config_release(&c);
-	diag_free(d);
-	return n > 0 ? 0 : 1;
-}
 
 
 int

@@ -54,6 +54,8 @@ diag_vadd(struct diag *d, enum diag_level level, const char *file, int line,
 	struct buf b = BUF_INIT;
 	size_t prefix;
 
+	if (d == NULL)
+		return;	/* the caller does not want messages */
 	if (file != NULL && line > 0)
 		buf_printf(&b, "%s:%d: ", file, line);
 	else if (file != NULL)

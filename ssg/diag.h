@@ -20,7 +20,8 @@ struct diag;
 struct diag *diag_new(void);
 /* diag_free(NULL) does nothing. */
 void	diag_free(struct diag *d);
-/* Records a message. file may be NULL (no location), line 0 means none. */
+/* Records a message. file may be NULL (no location), line 0 means none;
+ * with d NULL the message is dropped. */
 void	diag_add(struct diag *d, enum diag_level level, const char *file,
 	    int line, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void	diag_vadd(struct diag *d, enum diag_level level, const char *file,

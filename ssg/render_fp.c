@@ -127,12 +127,10 @@ render_fingerprint(const struct render *r, const struct page_job *j)
 {
 	const struct site_index *ix = r->ix;
 	const struct post *p;
-	static _Thread_local struct buf b = BUF_INIT;
+	struct buf b = BUF_INIT;
 	size_t i, k, per, first, n;
 	uint64_t fp;
 
-	/* one buffer per thread, reused: fingerprints are many and small */
-	buf_clear(&b);
 	fp_u64(&b, r->fp_base);
 	fp_u64(&b, (uint64_t)j->kind);
 	fp_u64(&b, j->arg);
@@ -249,7 +247,6 @@ render_fingerprint(const struct render *r, const struct page_job *j)
 		break;
 	}
 	fp = hash64(b.ptr, b.len);
-	if (b.cap > 1 << 20)
-		buf_release(&b);
+	buf_release(&b);
 	return fp;
 }

@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -17,13 +19,41 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "escape.h"
 #include "fsutil.h"
 #include "mem.h"
+
+#define EVENTS_URL	"/__ssg/events"
+#define PING_SECONDS	15
 
 struct server {
 	struct MHD_Daemon	*daemon;
 	char			*root;
+	int			 live;		/* reload script + events */
+	pthread_mutex_t		 lock;
+	pthread_cond_t		 changed;
+	unsigned long		 generation;	/* builds so far */
+	char			*error;		/* last build's problems */
+	int			 stopping;
 };
+
+/* One open events stream. */
+struct stream {
+	struct server	*s;
+	unsigned long	 seen;
+	int		 greeted;
+};
+
+/*
+ * What HTML gets while serving (never the files on disk): a script that
+ * reloads the page when a build finishes, and the problems of a failed
+ * build over the last good page.
+ */
+static const char reload_script[] =
+    "<script>(function(){if(!window.EventSource)return;"
+    "var es=new EventSource(\"" EVENTS_URL "\");"
+    "es.addEventListener(\"reload\",function(){location.reload();});"
+    "})();</script>\n";
 
 static const struct {
 	const char *ext, *type;
@@ -79,14 +109,167 @@ url_is_clean(const char *url)
 	return 1;
 }
 
+/* The banner that shows a failed build's problems. */
+static void
+error_banner(struct buf *out, const char *error)
+{
+	buf_adds(out, "<div id=\"ssg-build-error\" role=\"alert\" style=\""
+	    "position:fixed;left:0;right:0;bottom:0;z-index:2147483647;"
+	    "max-height:50vh;overflow:auto;margin:0;padding:1em;"
+	    "background:#5c0000;color:#fff;font:14px/1.4 monospace;"
+	    "border-top:4px solid #f44\"><strong>ssg: the build failed; "
+	    "showing the last good pages.</strong><pre style=\"white-space:"
+	    "pre-wrap;margin:.5em 0 0\">");
+	esc_html(out, error, strlen(error));
+	buf_adds(out, "</pre></div>\n");
+}
+
+/* The page with the script (and banner) before its last </body>. */
 static enum MHD_Result
-send_file(struct MHD_Connection *c, const char *path, unsigned int status)
+send_live_html(struct server *s, struct MHD_Connection *c, const char *path,
+    unsigned int status)
+{
+	struct MHD_Response *r;
+	struct buf page = BUF_INIT, add = BUF_INIT;
+	enum MHD_Result ret;
+	const char *p, *at = NULL;
+	size_t len;
+
+	if (fs_read(path, &page) == -1)
+		return MHD_NO;
+	pthread_mutex_lock(&s->lock);
+	if (s->error != NULL)
+		error_banner(&add, s->error);
+	pthread_mutex_unlock(&s->lock);
+	buf_adds(&add, reload_script);
+	for (p = page.ptr; (p = strchr(p, '<')) != NULL; p++)
+		if (strncasecmp(p, "</body", 6) == 0)
+			at = p;
+	len = at ? (size_t)(at - page.ptr) : page.len;
+	{
+		struct buf out = BUF_INIT;
+
+		buf_add(&out, page.ptr, len);
+		buf_add(&out, add.ptr, add.len);
+		buf_add(&out, page.ptr + len, page.len - len);
+		buf_release(&page);
+		page = out;
+	}
+	buf_release(&add);
+	len = page.len;
+	r = MHD_create_response_from_buffer(len, buf_detach(&page, NULL),
+	    MHD_RESPMEM_MUST_FREE);
+	if (r == NULL)
+		return MHD_NO;
+	MHD_add_response_header(r, "Content-Type", mime_type(path));
+	MHD_add_response_header(r, "Cache-Control", "no-cache");
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* No page to show (nothing built yet): the build's problems alone, and
+ * the script, so that the page comes once a build works. */
+static enum MHD_Result
+send_bare_page(struct server *s, struct MHD_Connection *c, unsigned int status)
+{
+	struct MHD_Response *r;
+	struct buf page = BUF_INIT;
+	enum MHD_Result ret;
+	size_t len;
+
+	buf_adds(&page, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+	    "<title>Not found</title></head><body><h1>Not found</h1>\n");
+	pthread_mutex_lock(&s->lock);
+	if (s->error != NULL)
+		error_banner(&page, s->error);
+	pthread_mutex_unlock(&s->lock);
+	buf_adds(&page, reload_script);
+	buf_adds(&page, "</body></html>\n");
+	len = page.len;
+	r = MHD_create_response_from_buffer(len, buf_detach(&page, NULL),
+	    MHD_RESPMEM_MUST_FREE);
+	if (r == NULL)
+		return MHD_NO;
+	MHD_add_response_header(r, "Content-Type", "text/html; charset=utf-8");
+	MHD_add_response_header(r, "Cache-Control", "no-cache");
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* Streams "reload" events; a comment now and then keeps it open. */
+static ssize_t
+events_read(void *cls, uint64_t pos, char *out, size_t max)
+{
+	struct stream *st = cls;
+	struct server *s = st->s;
+	struct timespec until;
+	unsigned long gen;
+	int n, stopping, timedout = 0;
+
+	(void)pos;
+	if (!st->greeted) {
+		st->greeted = 1;
+		n = snprintf(out, max, "retry: 1000\n: ssg live reload\n\n");
+		return n > 0 && (size_t)n < max ? n : 0;
+	}
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += PING_SECONDS;
+	pthread_mutex_lock(&s->lock);
+	while (!s->stopping && s->generation == st->seen && !timedout)
+		timedout = pthread_cond_timedwait(&s->changed, &s->lock,
+		    &until) == ETIMEDOUT;
+	gen = s->generation;
+	stopping = s->stopping;
+	pthread_mutex_unlock(&s->lock);
+	if (stopping)
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	if (gen == st->seen)
+		n = snprintf(out, max, ": ping\n\n");
+	else {
+		st->seen = gen;
+		n = snprintf(out, max, "event: reload\ndata: %lu\n\n", gen);
+	}
+	return n > 0 && (size_t)n < max ? n : MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
+static enum MHD_Result
+send_events(struct server *s, struct MHD_Connection *c)
+{
+	struct MHD_Response *r;
+	struct stream *st = xcalloc(1, sizeof(*st));
+	enum MHD_Result ret;
+
+	st->s = s;
+	pthread_mutex_lock(&s->lock);
+	st->seen = s->generation;
+	pthread_mutex_unlock(&s->lock);
+	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024,
+	    events_read, st, free);
+	if (r == NULL) {
+		free(st);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, "Content-Type", "text/event-stream");
+	MHD_add_response_header(r, "Cache-Control", "no-cache");
+	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result
+send_file(struct server *s, struct MHD_Connection *c, const char *path,
+    unsigned int status)
 {
 	struct MHD_Response *r;
 	struct stat st;
 	enum MHD_Result ret;
 	int fd;
 
+	if (s->live && strncmp(mime_type(path), "text/html", 9) == 0)
+		return send_live_html(s, c, path, status);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return MHD_NO;
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
@@ -143,6 +326,8 @@ handle(void *cls, struct MHD_Connection *c, const char *url,
 		    "method not allowed\n", NULL);
 	if (!url_is_clean(url))
 		return send_text(c, MHD_HTTP_BAD_REQUEST, "bad path\n", NULL);
+	if (s->live && strcmp(url, EVENTS_URL) == 0)
+		return send_events(s, c);
 	buf_adds(&path, s->root);
 	buf_adds(&path, url);
 	if (stat(path.ptr, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -155,17 +340,37 @@ handle(void *cls, struct MHD_Connection *c, const char *url,
 		buf_adds(&path, "index.html");
 	}
 	if (fs_is_file(path.ptr)) {
-		ret = send_file(c, path.ptr, MHD_HTTP_OK);
+		ret = send_file(s, c, path.ptr, MHD_HTTP_OK);
 		goto out;
 	}
 	nf = path_join(s->root, "404.html");
-	ret = fs_is_file(nf) ? send_file(c, nf, MHD_HTTP_NOT_FOUND) :
-	    send_text(c, MHD_HTTP_NOT_FOUND, "not found\n", NULL);
+	if (fs_is_file(nf))
+		ret = send_file(s, c, nf, MHD_HTTP_NOT_FOUND);
+	else if (s->live)
+		ret = send_bare_page(s, c, MHD_HTTP_NOT_FOUND);
+	else
+		ret = send_text(c, MHD_HTTP_NOT_FOUND, "not found\n", NULL);
 	free(nf);
 out:
 	buf_release(&path);
 	buf_release(&loc);
 	return ret;
+}
+
+/* 1 if something already listens on the address (MHD does not say why
+ * it could not start, and this is the usual reason). */
+static int
+port_taken(const struct sockaddr_in *sin)
+{
+	int fd, one = 1, taken;
+
+	if ((fd = socket(AF_INET, SOCK_STREAM, 0)) == -1)
+		return 0;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	taken = bind(fd, (const struct sockaddr *)sin, sizeof(*sin)) == -1 &&
+	    errno == EADDRINUSE;
+	close(fd);
+	return taken;
 }
 
 struct server *
@@ -192,8 +397,15 @@ server_start(const char *root, const char *host, int port, struct diag *d)
 		diag_error(d, root, 0, "cannot serve: %s", strerror(errno));
 		return NULL;
 	}
+	if (port_taken(&sin)) {
+		diag_error(d, NULL, 0, "cannot listen on %s:%d: the port is "
+		    "already in use (choose another with --port)", host, port);
+		return NULL;
+	}
 	s = xcalloc(1, sizeof(*s));
 	s->root = xstrdup(resolved);
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->changed, NULL);
 	s->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
 	    MHD_USE_THREAD_PER_CONNECTION,
 	    (uint16_t)port, NULL, NULL, handle, s,
@@ -203,6 +415,8 @@ server_start(const char *root, const char *host, int port, struct diag *d)
 	if (s->daemon == NULL) {
 		diag_error(d, NULL, 0, "cannot listen on %s:%d (is the port "
 		    "already in use?)", host, port);
+		pthread_mutex_destroy(&s->lock);
+		pthread_cond_destroy(&s->changed);
 		free(s->root);
 		free(s);
 		return NULL;
@@ -211,11 +425,36 @@ server_start(const char *root, const char *host, int port, struct diag *d)
 }
 
 void
+server_set_live(struct server *s, int on)
+{
+	s->live = on;
+}
+
+void
+server_notify(struct server *s, const char *error)
+{
+	pthread_mutex_lock(&s->lock);
+	free(s->error);
+	s->error = error ? xstrdup(error) : NULL;
+	s->generation++;
+	pthread_cond_broadcast(&s->changed);
+	pthread_mutex_unlock(&s->lock);
+}
+
+void
 server_stop(struct server *s)
 {
 	if (s == NULL)
 		return;
+	/* end the event streams, or their threads would hold the stop */
+	pthread_mutex_lock(&s->lock);
+	s->stopping = 1;
+	pthread_cond_broadcast(&s->changed);
+	pthread_mutex_unlock(&s->lock);
 	MHD_stop_daemon(s->daemon);
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->changed);
+	free(s->error);
 	free(s->root);
 	free(s);
 }

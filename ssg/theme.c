@@ -15,6 +15,7 @@
 #include "hash.h"
 #include "mem.h"
 #include "template.h"
+#include "yamldoc.h"
 
 #ifndef SSG_DATADIR
 #define SSG_DATADIR "/usr/local/share/ssg"
@@ -219,4 +220,46 @@ theme_list(const char *site_themes, const char *builtin, char ***names)
 	if (n > 0)
 		qsort(*names, n, sizeof(**names), cmp_str);
 	return n;
+}
+
+int
+theme_info_load(struct theme_info *ti, const char *name,
+    const char *site_themes, const char *builtin)
+{
+	static const char *const keys[] = { "description", "family", "dark" };
+	char **fields[] = { &ti->description, &ti->family, &ti->dark };
+	struct buf text = BUF_INIT;
+	struct ynode *root = NULL;
+	char *sheet, *yaml;
+	const char *v;
+	size_t i;
+
+	memset(ti, 0, sizeof(*ti));
+	if ((sheet = theme_stylesheet(name, site_themes, builtin)) == NULL)
+		return -1;
+	yaml = xstrndup(sheet, (size_t)(path_base(sheet) - sheet));
+	free(sheet);
+	sheet = path_join(yaml, "theme.yaml");
+	free(yaml);
+	if (fs_read(sheet, &text) == 0)
+		root = ynode_parse(text.ptr, text.len, sheet, 1, NULL);
+	ti->name = xstrdup(name);
+	for (i = 0; i < 3; i++) {
+		v = ynode_str(ynode_get(root, keys[i]));
+		*fields[i] = xstrdup(v ? v : "");
+	}
+	ynode_free(root);
+	buf_release(&text);
+	free(sheet);
+	return 0;
+}
+
+void
+theme_info_release(struct theme_info *ti)
+{
+	free(ti->name);
+	free(ti->description);
+	free(ti->family);
+	free(ti->dark);
+	memset(ti, 0, sizeof(*ti));
 }

@@ -30,6 +30,20 @@ int	theme_load_templates(struct tmpl_set *t, const char *builtin,
  * neither has it. Caller frees. */
 char	*theme_stylesheet(const char *name, const char *site_themes,
 	    const char *builtin);
+/* What themes/NAME/theme.yaml says of a theme; empty strings where it is
+ * silent or missing. */
+struct theme_info {
+	char	*name;
+	char	*description;
+	char	*family;
+	char	*dark;		/* "true", "false" or "auto" */
+};
+
+/* Reads the theme.yaml beside NAME's stylesheet. Returns 0, or -1 when the
+ * theme does not exist. Release with theme_info_release. */
+int	theme_info_load(struct theme_info *ti, const char *name,
+	    const char *site_themes, const char *builtin);
+void	theme_info_release(struct theme_info *ti);
 /* Sorted names of all themes in both folders (no duplicates). Caller frees
  * each name and the array. */
 size_t	theme_list(const char *site_themes, const char *builtin, char ***names);

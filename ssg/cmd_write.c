@@ -1,0 +1,1257 @@
+/*
+ * Commands for writing: init, new, edit, delete, publish, list, tags and
+ * drafts. They read and write source files only; building is left to
+ * ssg_build (through cmd_run_build).
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "build.h"
+#include "cli.h"
+#include "cmd.h"
+#include "config.h"
+#include "content.h"
+#include "datetime.h"
+#include "diag.h"
+#include "frontmatter.h"
+#include "fsutil.h"
+#include "mem.h"
+#include "slug.h"
+
+#define DATE_FMT	"%Y-%m-%d %H:%M:%S %z"
+
+static const char init_usage[] =
+    "usage: ssg init DIR\n"
+    "\n"
+    "Creates a new site in DIR (which must be missing or empty): a\n"
+    "commented site.yaml, one post, one page and the folders posts,\n"
+    "pages, drafts and static.\n";
+
+static const char new_usage[] =
+    "usage: ssg new post TITLE [-C DIR] [-t TAG,TAG] [-s SLUG] [--draft]\n"
+    "                  [--html] [-f FILE | --stdin | -e] [--build]\n"
+    "       ssg new page TITLE [-C DIR] [-s SLUG] [--secondary] [--html]\n"
+    "                  [-f FILE | --stdin | -e] [--build]\n"
+    "\n"
+    "Writes a new post (posts/YYYY-MM-DD-SLUG.md) or page (pages/SLUG.md)\n"
+    "with its front matter. The body comes from FILE or standard input;\n"
+    "on a terminal, without either, $EDITOR (then $VISUAL, then vi) opens\n"
+    "the new file, and the site is built afterwards when\n"
+    "rebuild_after_post is true. An existing file is never overwritten:\n"
+    "-2, -3... is added to the name.\n"
+    "\n"
+    "  -t, --tags LIST      comma-separated tags (posts)\n"
+    "  -s, --slug SLUG      the slug (default: from the title)\n"
+    "      --draft          write into drafts/ with draft: true (posts)\n"
+    "      --secondary      list the page under the Pages menu (pages)\n"
+    "      --html           an HTML source instead of Markdown\n"
+    "  -f, --file FILE      take the body from FILE\n"
+    "      --stdin          take the body from standard input\n"
+    "  -e, --edit           open the editor even without a terminal\n"
+    "  -b, --build          build the site afterwards\n"
+    "  -h, --help           this help\n";
+
+static const char edit_usage[] =
+    "usage: ssg edit [-C DIR] [-n] FILE\n"
+    "\n"
+    "Opens FILE (a path, or a name under posts/, pages/ or drafts/) in\n"
+    "$EDITOR, then sets lastmod in its front matter to now and builds the\n"
+    "site when rebuild_after_edit is true.\n"
+    "\n"
+    "  -n, --rename         rename the file when its title changed\n"
+    "      --no-build       do not build afterwards\n"
+    "  -h, --help           this help\n";
+
+static const char delete_usage[] =
+    "usage: ssg delete [-C DIR] [-f] FILE\n"
+    "\n"
+    "Deletes a post, page or draft after asking. Without a terminal,\n"
+    "-f is needed.\n"
+    "\n"
+    "  -f, --force          do not ask\n"
+    "  -h, --help           this help\n";
+
+static const char publish_usage[] =
+    "usage: ssg publish [-C DIR] DRAFT\n"
+    "\n"
+    "Moves a draft into posts/ dated now: the date, lastmod and the file\n"
+    "name's date prefix are set to the current time and draft: is removed.\n";
+
+static const char list_usage[] =
+    "usage: ssg list [-C DIR]\n"
+    "\n"
+    "Lists the posts, newest first: date, title, tags and file. Aligned\n"
+    "on a terminal, tab-separated otherwise.\n";
+
+static const char tags_usage[] =
+    "usage: ssg tags [-C DIR] [-n]\n"
+    "\n"
+    "Lists the tags of the posts with their number of posts, by name\n"
+    "(with -n, by count).\n"
+    "\n"
+    "  -n, --by-count       sort by number of posts, most first\n"
+    "  -h, --help           this help\n";
+
+static const char drafts_usage[] =
+    "usage: ssg drafts [-C DIR]\n"
+    "\n"
+    "Lists the drafts: files in drafts/ and posts with draft: true.\n";
+
+/* A site's settings, read the same way by every command here. */
+static int
+load_config(struct cli *cli, struct site_config *c)
+{
+	struct diag *d = diag_new();
+	char *path = path_join(cli->site_dir, "site.yaml");
+	int rc;
+
+	config_init(c);
+	rc = config_load(c, path, 1, d);
+	cli_print_diag(cli, d, 0);
+	if (rc == 0 && dt_set_timezone(c->timezone) == -1)
+		fprintf(stderr, "ssg: warning: unknown time zone '%s', using "
+		    "UTC\n", c->timezone);
+	diag_free(d);
+	free(path);
+	return rc;
+}
+
+/* s as a YAML double-quoted scalar: any title survives the round trip. */
+static void
+yaml_quote(struct buf *out, const char *s)
+{
+	buf_addc(out, '"');
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			buf_printf(out, "\\%c", ch);
+		else if (ch == '\n')
+			buf_adds(out, "\\n");
+		else if (ch == '\t')
+			buf_adds(out, "\\t");
+		else if (ch < 0x20 || ch == 0x7f)
+			buf_printf(out, "\\x%02x", ch);
+		else
+			buf_addc(out, ch);
+	}
+	buf_addc(out, '"');
+}
+
+static void
+now_text(struct buf *out, time_t now)
+{
+	dt_format(out, now, DATE_FMT, 1);
+}
+
+/*
+ * Runs the editor on path: $EDITOR, then $VISUAL, then vi, split on blanks
+ * into arguments (no shell). Returns the editor's exit status or -1.
+ */
+static int
+run_editor(struct cli *cli, const char *path)
+{
+	const char *ed = getenv("EDITOR");
+	char *copy, *argv[32], *tok, *save = NULL;
+	pid_t pid;
+	int st, n = 0;
+
+	if (ed == NULL || *ed == '\0')
+		ed = getenv("VISUAL");
+	if (ed == NULL || *ed == '\0')
+		ed = "vi";
+	copy = xstrdup(ed);
+	for (tok = strtok_r(copy, " \t", &save); tok != NULL && n < 30;
+	    tok = strtok_r(NULL, " \t", &save))
+		argv[n++] = tok;
+	if (n == 0) {
+		free(copy);
+		return -1;
+	}
+	argv[n++] = (char *)path;
+	argv[n] = NULL;
+	fflush(stdout);
+	if ((pid = fork()) == -1) {
+		cli_error(cli, "cannot start the editor: %s", strerror(errno));
+		free(copy);
+		return -1;
+	}
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "ssg: cannot run %s: %s\n", argv[0],
+		    strerror(errno));
+		_exit(127);
+	}
+	free(copy);
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR)
+			return -1;
+	if (!WIFEXITED(st))
+		return -1;
+	if (WEXITSTATUS(st) != 0)
+		cli_error(cli, "the editor exited with status %d",
+		    WEXITSTATUS(st));
+	return WEXITSTATUS(st);
+}
+
+static int
+build_site(struct cli *cli)
+{
+	struct build_opts o;
+	struct build_stats st;
+
+	memset(&o, 0, sizeof(o));
+	memset(&st, 0, sizeof(st));
+	o.site_dir = cli->site_dir;
+	return cmd_run_build(cli, &o, &st);
+}
+
+/* Reads all of fp into out. */
+static int
+read_stream(FILE *fp, struct buf *out)
+{
+	char chunk[8192];
+	size_t n;
+
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		buf_add(out, chunk, n);
+	return ferror(fp) ? -1 : 0;
+}
+
+/*
+ * The front matter block of text: [*start, *end) are its lines (after the
+ * opening "---\n", up to the closing "---" line). Returns -1 without one.
+ */
+static int
+fm_span(const char *text, size_t *start, size_t *end)
+{
+	const char *p;
+
+	if (strncmp(text, "---\n", 4) != 0 && strncmp(text, "---\r\n", 5) != 0)
+		return -1;
+	*start = text[3] == '\r' ? 5 : 4;
+	for (p = text + *start; *p; ) {
+		if (strncmp(p, "---", 3) == 0 && (p[3] == '\n' || p[3] == '\r' ||
+		    p[3] == '\0')) {
+			*end = (size_t)(p - text);
+			return 0;
+		}
+		if ((p = strchr(p, '\n')) == NULL)
+			break;
+		p++;
+	}
+	return -1;
+}
+
+/* The offset of the line "key:" inside the front matter, or -1. */
+static long
+fm_find_line(const char *text, size_t start, size_t end, const char *key)
+{
+	size_t klen = strlen(key), i = start;
+
+	while (i < end) {
+		if (strncmp(text + i, key, klen) == 0 && text[i + klen] == ':')
+			return (long)i;
+		while (i < end && text[i] != '\n')
+			i++;
+		i++;
+	}
+	return -1;
+}
+
+/*
+ * Sets "key: value" in the front matter of text (replacing the line, or
+ * adding it at the end of the block); value NULL removes the line. Adds a
+ * block when there is none. Returns 0.
+ */
+static int
+fm_set(struct buf *text, const char *key, const char *value)
+{
+	struct buf out = BUF_INIT;
+	size_t start, end, eol;
+	long at;
+
+	if (fm_span(text->ptr, &start, &end) == -1) {
+		if (value == NULL)
+			return 0;
+		buf_printf(&out, "---\n%s: %s\n---\n", key, value);
+		buf_add(&out, text->ptr, text->len);
+		goto done;
+	}
+	if ((at = fm_find_line(text->ptr, start, end, key)) == -1) {
+		buf_add(&out, text->ptr, end);
+		if (value)
+			buf_printf(&out, "%s: %s\n", key, value);
+		buf_adds(&out, text->ptr + end);
+		goto done;
+	}
+	for (eol = (size_t)at; eol < end && text->ptr[eol] != '\n'; eol++)
+		;
+	if (eol < end)
+		eol++;
+	buf_add(&out, text->ptr, (size_t)at);
+	if (value)
+		buf_printf(&out, "%s: %s\n", key, value);
+	buf_adds(&out, text->ptr + eol);
+done:
+	buf_release(text);
+	*text = out;
+	return 0;
+}
+
+/* The title in a file's front matter (malloc'd), or NULL. */
+static char *
+file_title(const char *path)
+{
+	struct buf text = BUF_INIT;
+	struct frontmatter fm;
+	struct diag *d = diag_new();
+	const char *t;
+	char *title = NULL;
+
+	memset(&fm, 0, sizeof(fm));
+	if (fs_read(path, &text) == 0 &&
+	    frontmatter_parse(&fm, text.ptr, text.len, path, d) == 0 &&
+	    (t = fm_str(&fm, "title")) != NULL)
+		title = xstrdup(t);
+	frontmatter_release(&fm);
+	buf_release(&text);
+	diag_free(d);
+	return title;
+}
+
+/*
+ * A path in dir for "prefix + slug + ext" that does not exist yet: the
+ * slug gets -2, -3... as needed. *slug_out receives the slug used.
+ */
+static char *
+free_name(const char *dir, const char *prefix, const char *slug,
+    const char *ext, char **slug_out)
+{
+	struct buf name = BUF_INIT, s = BUF_INIT;
+	char *path;
+	int n;
+
+	for (n = 1; ; n++) {
+		buf_clear(&s);
+		buf_adds(&s, slug);
+		if (n > 1)
+			buf_printf(&s, "-%d", n);
+		buf_clear(&name);
+		buf_printf(&name, "%s%s.%s", prefix, s.ptr, ext);
+		path = path_join(dir, name.ptr);
+		if (access(path, F_OK) == -1 && errno == ENOENT)
+			break;
+		free(path);
+	}
+	if (slug_out)
+		*slug_out = buf_detach(&s, NULL);
+	buf_release(&s);
+	buf_release(&name);
+	return path;
+}
+
+/* Writes a new file without ever replacing one (O_EXCL). */
+static int
+write_new(const char *path, const char *data, size_t n)
+{
+	FILE *fp;
+	int fd, rc = 0;
+
+	if (fs_mkparents(path) == -1)
+		return -1;
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) == -1)
+		return -1;
+	if ((fp = fdopen(fd, "w")) == NULL) {
+		close(fd);
+		return -1;
+	}
+	if (fwrite(data, 1, n, fp) != n)
+		rc = -1;
+	if (fclose(fp) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* Finds a source file: the path as given, else relative to the site
+ * folder, else by name in posts, pages and drafts. Caller frees. */
+static char *
+find_source(struct cli *cli, const struct site_config *c, const char *name)
+{
+	const char *dirs[3];
+	char *p, *dir;
+	size_t i;
+
+	if (fs_is_file(name))
+		return xstrdup(name);
+	p = path_join(cli->site_dir, name);
+	if (fs_is_file(p))
+		return p;
+	free(p);
+	dirs[0] = c->posts_dir;
+	dirs[1] = c->pages_dir;
+	dirs[2] = c->drafts_dir;
+	for (i = 0; i < 3; i++) {
+		dir = path_join(cli->site_dir, dirs[i]);
+		p = path_join(dir, path_base(name));
+		free(dir);
+		if (fs_is_file(p))
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+/* 11 if the file name starts with BSSG's "YYYY-MM-DD-" prefix, else 0. */
+static size_t
+date_prefix_len(const char *base)
+{
+	size_t i;
+
+	for (i = 0; i < 11; i++) {
+		if (i == 4 || i == 7 || i == 10) {
+			if (base[i] != '-')
+				return 0;
+		} else if (base[i] < '0' || base[i] > '9')
+			return 0;
+	}
+	return 11;
+}
+
+/* Strips BSSG's "YYYY-MM-DD-" prefix and the extension of a file name. */
+static char *
+name_stem(const char *path)
+{
+	const char *base = path_base(path), *dot = strrchr(base, '.');
+	size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+	size_t pre = date_prefix_len(base);
+
+	if (n > pre) {
+		base += pre;
+		n -= pre;
+	}
+	return xstrndup(base, n);
+}
+
+/* ---- init ---- */
+
+static const char site_yaml_text[] =
+    "# Settings of this site. Every key, with its default and meaning, is\n"
+    "# printed by `ssg config`; see also site.yaml(5).\n"
+    "\n"
+    "# The site's name and one line about it.\n"
+    "site_title: \"My new site\"\n"
+    "site_description: \"A blog built with ssg\"\n"
+    "# The public address; its path part (e.g. /blog) prefixes every link.\n"
+    "site_url: \"http://localhost:8000\"\n"
+    "\n"
+    "# The default author of posts.\n"
+    "author_name: \"Anonymous\"\n"
+    "author_email: \"anonymous@example.com\"\n"
+    "site_lang: en\n"
+    "\n"
+    "# A theme is a stylesheet: `ssg themes` lists them ('random' picks one).\n"
+    "theme: default\n"
+    "\n"
+    "# Post URLs and shown dates.\n"
+    "url_slug_format: \"Year/Month/Day/slug\"\n"
+    "date_format: \"%Y-%m-%d %H:%M:%S %z\"\n"
+    "timezone: local\n"
+    "posts_per_page: 10\n"
+    "\n"
+    "# Build after `ssg new post` and `ssg edit`.\n"
+    "rebuild_after_post: true\n"
+    "rebuild_after_edit: true\n"
+    "\n"
+    "# Folders, relative to this file.\n"
+    "posts_dir: posts\n"
+    "pages_dir: pages\n"
+    "drafts_dir: drafts\n"
+    "static_dir: static\n"
+    "output_dir: output\n";
+
+static int
+dir_is_empty(const char *path)
+{
+	DIR *dp;
+	struct dirent *de;
+	int empty = 1;
+
+	if ((dp = opendir(path)) == NULL)
+		return errno == ENOENT ? 1 : -1;
+	while ((de = readdir(dp)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
+			empty = 0;
+			break;
+		}
+	closedir(dp);
+	return empty;
+}
+
+int
+cmd_init(struct cli *cli, int argc, char **argv)
+{
+	static const char *const dirs[] = { "posts", "pages", "drafts",
+	    "static" };
+	struct buf post = BUF_INIT, page = BUF_INIT, name = BUF_INIT;
+	char *p, *sub;
+	time_t now = time(NULL);
+	size_t i;
+	int rc = 1, e;
+
+	if (argc == 2 && (strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "--help") == 0)) {
+		fputs(init_usage, stdout);
+		return 0;
+	}
+	if (argc != 2 || argv[1][0] == '-')
+		return cmd_bad_usage(init_usage);
+	if ((e = dir_is_empty(argv[1])) != 1) {
+		if (e == -1)
+			cli_error(cli, "%s: %s", argv[1], strerror(errno));
+		else
+			cli_error(cli, "%s: not empty; ssg init needs a new or "
+			    "empty folder", argv[1]);
+		return 1;
+	}
+	rc = 1;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		sub = path_join(argv[1], dirs[i]);
+		e = fs_mkdirs(sub);
+		free(sub);
+		if (e == -1) {
+			cli_error(cli, "%s: %s", argv[1], strerror(errno));
+			goto out;
+		}
+	}
+	dt_set_timezone("local");
+	buf_adds(&post, "---\ntitle: \"Hello, world\"\ndate: ");
+	now_text(&post, now);
+	buf_adds(&post, "\nlastmod: ");
+	now_text(&post, now);
+	buf_adds(&post, "\ntags: \"ssg\"\nslug: hello-world\n"
+	    "description: \"The first post of this site.\"\n---\n"
+	    "This is the first post. Write the next one with\n\n"
+	    "    ssg new post \"My next post\"\n\n"
+	    "and preview the site with `ssg serve`.\n");
+	buf_adds(&page, "---\ntitle: \"About\"\ndate: ");
+	now_text(&page, now);
+	buf_adds(&page, "\nslug: about\n---\nWhat this site is about.\n");
+	p = path_join(argv[1], "site.yaml");
+	e = write_new(p, site_yaml_text, sizeof(site_yaml_text) - 1);
+	free(p);
+	dt_format(&name, now, "posts/%Y-%m-%d-hello-world.md", 0);
+	p = path_join(argv[1], name.ptr);
+	if (e == 0)
+		e = write_new(p, post.ptr, post.len);
+	free(p);
+	p = path_join(argv[1], "pages/about.md");
+	if (e == 0)
+		e = write_new(p, page.ptr, page.len);
+	free(p);
+	if (e == -1) {
+		cli_error(cli, "%s: %s", argv[1], strerror(errno));
+		goto out;
+	}
+	if (!cli->quiet)
+		printf("New site in %s. Next: ssg new post \"Title\" -C %s; "
+		    "ssg serve -C %s\n", argv[1], argv[1], argv[1]);
+	rc = 0;
+out:
+	buf_release(&post);
+	buf_release(&page);
+	buf_release(&name);
+	return rc;
+}
+
+/* ---- new ---- */
+
+enum { OPT_DRAFT = 256, OPT_HTML, OPT_STDIN, OPT_SECONDARY, OPT_NOBUILD };
+
+int
+cmd_new(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "site", required_argument, NULL, 'C' },
+		{ "tags", required_argument, NULL, 't' },
+		{ "slug", required_argument, NULL, 's' },
+		{ "draft", no_argument, NULL, OPT_DRAFT },
+		{ "secondary", no_argument, NULL, OPT_SECONDARY },
+		{ "html", no_argument, NULL, OPT_HTML },
+		{ "file", required_argument, NULL, 'f' },
+		{ "stdin", no_argument, NULL, OPT_STDIN },
+		{ "edit", no_argument, NULL, 'e' },
+		{ "build", no_argument, NULL, 'b' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct site_config c;
+	struct buf text = BUF_INIT, body = BUF_INIT, s = BUF_INIT;
+	struct buf prefix = BUF_INIT;
+	const char *tags = NULL, *slug = NULL, *file = NULL, *kind, *title;
+	char *dir = NULL, *path = NULL, *used = NULL;
+	int ch, draft = 0, html = 0, use_stdin = 0, edit = 0, build = 0;
+	int secondary = 0, is_post, rc = 1;
+	time_t now = time(NULL);
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "C:t:s:f:ebqh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'C': cli->site_dir = optarg; break;
+		case 't': tags = optarg; break;
+		case 's': slug = optarg; break;
+		case 'f': file = optarg; break;
+		case 'e': edit = 1; break;
+		case 'b': build = 1; break;
+		case 'q': cli->quiet = 1; break;
+		case OPT_DRAFT: draft = 1; break;
+		case OPT_SECONDARY: secondary = 1; break;
+		case OPT_HTML: html = 1; break;
+		case OPT_STDIN: use_stdin = 1; break;
+		case 'h': fputs(new_usage, stdout); return 0;
+		default: return cmd_bad_usage(new_usage);
+		}
+	}
+	if (argc - optind != 2)
+		return cmd_bad_usage(new_usage);
+	kind = argv[optind];
+	title = argv[optind + 1];
+	if (strcmp(kind, "post") != 0 && strcmp(kind, "page") != 0) {
+		fprintf(stderr, "ssg: new makes a 'post' or a 'page', not "
+		    "'%s'\n", kind);
+		return cmd_bad_usage(new_usage);
+	}
+	is_post = kind[1] == 'o';
+	if ((file != NULL) + use_stdin + edit > 1) {
+		fprintf(stderr, "ssg: -f, --stdin and -e exclude each other\n");
+		return cmd_bad_usage(new_usage);
+	}
+	if ((!is_post && (draft || tags)) || (is_post && secondary)) {
+		fprintf(stderr, "ssg: --draft and -t are for posts, "
+		    "--secondary for pages\n");
+		return cmd_bad_usage(new_usage);
+	}
+	if (*title == '\0') {
+		fprintf(stderr, "ssg: the title is empty\n");
+		return cmd_bad_usage(new_usage);
+	}
+	if (load_config(cli, &c) == -1)
+		goto out;
+	if (file == NULL && !use_stdin && !edit) {
+		if (isatty(STDIN_FILENO))
+			edit = 1;
+		else
+			use_stdin = 1;
+	}
+	if (file && fs_read(file, &body) == -1) {
+		cli_error(cli, "%s: %s", file, strerror(errno));
+		goto out;
+	}
+	if (use_stdin && read_stream(stdin, &body) == -1) {
+		cli_error(cli, "standard input: %s", strerror(errno));
+		goto out;
+	}
+
+	slug_append(&s, slug ? slug : title);
+	if (s.len == 0)
+		buf_adds(&s, "untitled");
+	dir = path_join(cli->site_dir, !is_post ? c.pages_dir :
+	    draft ? c.drafts_dir : c.posts_dir);
+	if (is_post)
+		dt_format(&prefix, now, "%Y-%m-%d-", 0);
+	path = free_name(dir, prefix.ptr, s.ptr, html ? "html" : "md", &used);
+
+	buf_adds(&text, "---\ntitle: ");
+	yaml_quote(&text, title);
+	buf_adds(&text, "\ndate: ");
+	now_text(&text, now);
+	buf_adds(&text, "\nlastmod: ");
+	now_text(&text, now);
+	if (is_post) {
+		buf_adds(&text, "\ntags: ");
+		yaml_quote(&text, tags ? tags : "");
+	}
+	buf_adds(&text, "\nslug: ");
+	buf_adds(&text, used);
+	buf_adds(&text, "\ndescription: \"\"\n");
+	if (draft)
+		buf_adds(&text, "draft: true\n");
+	if (secondary)
+		buf_adds(&text, "secondary: true\n");
+	buf_adds(&text, "---\n");
+	buf_add(&text, body.ptr, body.len);
+	if (body.len && body.ptr[body.len - 1] != '\n')
+		buf_addc(&text, '\n');
+	if (write_new(path, text.ptr, text.len) == -1) {
+		cli_error(cli, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (!cli->quiet)
+		printf("%s\n", path);
+	fflush(stdout);
+	rc = 0;
+	if (edit) {
+		if (run_editor(cli, path) != 0)
+			rc = 1;
+		else if (c.rebuild_after_post && !draft)
+			build = 1;
+	}
+	if (rc == 0 && build)
+		rc = build_site(cli);
+out:
+	config_release(&c);
+	buf_release(&text);
+	buf_release(&body);
+	buf_release(&s);
+	buf_release(&prefix);
+	free(dir);
+	free(path);
+	free(used);
+	return rc;
+}
+
+/* ---- edit ---- */
+
+/* Sets lastmod in the file's front matter to now, atomically. */
+static int
+touch_lastmod(const char *path, time_t now)
+{
+	struct buf text = BUF_INIT, v = BUF_INIT;
+	int rc = -1;
+
+	if (fs_read(path, &text) == -1)
+		goto out;
+	now_text(&v, now);
+	fm_set(&text, "lastmod", v.ptr);
+	rc = fs_write_atomic(path, text.ptr, text.len);
+out:
+	buf_release(&text);
+	buf_release(&v);
+	return rc;
+}
+
+int
+cmd_edit(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "site", required_argument, NULL, 'C' },
+		{ "rename", no_argument, NULL, 'n' },
+		{ "no-build", no_argument, NULL, OPT_NOBUILD },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct site_config c;
+	struct buf prefix = BUF_INIT, s = BUF_INIT;
+	char *path = NULL, *before = NULL, *after = NULL, *stem = NULL;
+	char *dir = NULL, *npath = NULL;
+	const char *base;
+	int ch, rename_it = 0, nobuild = 0, rc = 1;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "C:nh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'C': cli->site_dir = optarg; break;
+		case 'n': rename_it = 1; break;
+		case OPT_NOBUILD: nobuild = 1; break;
+		case 'h': fputs(edit_usage, stdout); return 0;
+		default: return cmd_bad_usage(edit_usage);
+		}
+	}
+	if (argc - optind != 1)
+		return cmd_bad_usage(edit_usage);
+	if (load_config(cli, &c) == -1)
+		goto out;
+	if ((path = find_source(cli, &c, argv[optind])) == NULL) {
+		cli_error(cli, "%s: no such post, page or draft", argv[optind]);
+		goto out;
+	}
+	before = file_title(path);
+	if (run_editor(cli, path) != 0)
+		goto out;
+	if (touch_lastmod(path, time(NULL)) == -1) {
+		cli_error(cli, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	after = file_title(path);
+	if (rename_it && after && (before == NULL || strcmp(before, after) != 0)) {
+		base = path_base(path);
+		stem = name_stem(path);
+		if ((size_t)(base - path) > 0)
+			dir = xstrndup(path, (size_t)(base - path - 1));
+		else
+			dir = xstrdup(".");
+		buf_add(&prefix, base, date_prefix_len(base));
+		slug_append(&s, after);
+		if (s.len && strcmp(s.ptr, stem) != 0) {
+			npath = free_name(dir, prefix.ptr, s.ptr,
+			    path_ext(path), NULL);
+			if (rename(path, npath) == -1) {
+				cli_error(cli, "%s: %s", npath, strerror(errno));
+				goto out;
+			}
+			if (!cli->quiet)
+				printf("renamed to %s\n", npath);
+		}
+	}
+	rc = 0;
+	if (c.rebuild_after_edit && !nobuild)
+		rc = build_site(cli);
+out:
+	config_release(&c);
+	buf_release(&prefix);
+	buf_release(&s);
+	free(path);
+	free(before);
+	free(after);
+	free(stem);
+	free(dir);
+	free(npath);
+	return rc;
+}
+
+/* ---- delete ---- */
+
+int
+cmd_delete(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "site", required_argument, NULL, 'C' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct site_config c;
+	char *path = NULL, answer[64];
+	int ch, force = 0, rc = 1;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "C:fh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'C': cli->site_dir = optarg; break;
+		case 'f': force = 1; break;
+		case 'h': fputs(delete_usage, stdout); return 0;
+		default: return cmd_bad_usage(delete_usage);
+		}
+	}
+	if (argc - optind != 1)
+		return cmd_bad_usage(delete_usage);
+	if (load_config(cli, &c) == -1)
+		goto out;
+	if ((path = find_source(cli, &c, argv[optind])) == NULL) {
+		cli_error(cli, "%s: no such post, page or draft", argv[optind]);
+		goto out;
+	}
+	if (!force) {
+		if (!isatty(STDIN_FILENO)) {
+			cli_error(cli, "refusing to delete %s without asking: "
+			    "no terminal (use -f)", path);
+			goto out;
+		}
+		printf("Delete %s? [y/N] ", path);
+		fflush(stdout);
+		if (fgets(answer, sizeof(answer), stdin) == NULL ||
+		    (answer[0] != 'y' && answer[0] != 'Y')) {
+			printf("Not deleted.\n");
+			goto out;
+		}
+	}
+	if (unlink(path) == -1) {
+		cli_error(cli, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (!cli->quiet)
+		printf("deleted %s\n", path);
+	rc = 0;
+out:
+	config_release(&c);
+	free(path);
+	return rc;
+}
+
+/* ---- publish ---- */
+
+int
+cmd_publish(struct cli *cli, int argc, char **argv)
+{
+	struct site_config c;
+	struct buf text = BUF_INIT, v = BUF_INIT, prefix = BUF_INIT;
+	char *path = NULL, *stem = NULL, *dir = NULL, *npath = NULL;
+	time_t now = time(NULL);
+	int rc;
+
+	optind = 1;
+	{
+		static const struct option opts[] = {
+			{ "site", required_argument, NULL, 'C' },
+			{ "help", no_argument, NULL, 'h' },
+			{ NULL, 0, NULL, 0 }
+		};
+		int ch;
+
+		while ((ch = getopt_long(argc, argv, "C:h", opts, NULL)) != -1) {
+			switch (ch) {
+			case 'C': cli->site_dir = optarg; break;
+			case 'h': fputs(publish_usage, stdout); return 0;
+			default: return cmd_bad_usage(publish_usage);
+			}
+		}
+	}
+	if (argc - optind != 1)
+		return cmd_bad_usage(publish_usage);
+	rc = 1;
+	if (load_config(cli, &c) == -1)
+		goto out;
+	if ((path = find_source(cli, &c, argv[optind])) == NULL) {
+		cli_error(cli, "%s: no such draft", argv[optind]);
+		goto out;
+	}
+	if (fs_read(path, &text) == -1) {
+		cli_error(cli, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	now_text(&v, now);
+	fm_set(&text, "date", v.ptr);
+	fm_set(&text, "lastmod", v.ptr);
+	fm_set(&text, "draft", NULL);
+	stem = name_stem(path);
+	dir = path_join(cli->site_dir, c.posts_dir);
+	dt_format(&prefix, now, "%Y-%m-%d-", 0);
+	npath = free_name(dir, prefix.ptr, stem, path_ext(path), NULL);
+	if (write_new(npath, text.ptr, text.len) == -1) {
+		cli_error(cli, "%s: %s", npath, strerror(errno));
+		goto out;
+	}
+	if (unlink(path) == -1) {
+		cli_error(cli, "%s: %s", path, strerror(errno));
+		unlink(npath);
+		goto out;
+	}
+	if (!cli->quiet)
+		printf("%s\n", npath);
+	rc = 0;
+out:
+	config_release(&c);
+	buf_release(&text);
+	buf_release(&v);
+	buf_release(&prefix);
+	free(path);
+	free(stem);
+	free(dir);
+	free(npath);
+	return rc;
+}
+
+/* ---- list, tags, drafts ---- */
+
+struct table {
+	char	**cells;
+	size_t	 ncols, nrows, cap;
+};
+
+static void
+table_add(struct table *t, const char *const *row)
+{
+	size_t i;
+	char *p;
+
+	xgrow((void **)&t->cells, &t->cap, (t->nrows + 1) * t->ncols,
+	    sizeof(char *));
+
+	for (i = 0; i < t->ncols; i++) {
+		p = xstrdup(row[i] ? row[i] : "");
+		t->cells[t->nrows * t->ncols + i] = p;
+		/* one cell, one line, no tab: the piped form stays parseable */
+		for (; *p; p++)
+			if (*p == '\t' || *p == '\n' || *p == '\r')
+				*p = ' ';
+	}
+	t->nrows++;
+}
+
+/* Display width: UTF-8 code points (close enough for titles). */
+static size_t
+text_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+/* Aligned columns with a header on a terminal; tabs and no header when
+ * piped, for other programs. */
+static void
+table_print(struct table *t, const char *const *head, int tty)
+{
+	size_t *w = xcalloc(t->ncols, sizeof(*w)), i, j, n;
+	const char *cell;
+
+	for (j = 0; j < t->ncols; j++)
+		w[j] = text_width(head[j]);
+	for (i = 0; i < t->nrows; i++)
+		for (j = 0; j < t->ncols; j++)
+			if ((n = text_width(t->cells[i * t->ncols + j])) > w[j])
+				w[j] = n;
+	for (i = tty ? 0 : 1; i <= t->nrows; i++) {
+		for (j = 0; j < t->ncols; j++) {
+			cell = i == 0 ? head[j] : t->cells[(i - 1) * t->ncols + j];
+			if (!tty) {
+				printf("%s%s", cell, j + 1 < t->ncols ? "\t" : "");
+				continue;
+			}
+			if (j + 1 < t->ncols)
+				printf("%s%*s  ", cell,
+				    (int)(w[j] - text_width(cell)), "");
+			else
+				printf("%s", cell);
+		}
+		printf("\n");
+	}
+	for (i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	free(w);
+}
+
+struct loaded {
+	struct post	*posts;
+	size_t		 n, cap;
+	struct arena	*arena;
+	const struct site_config *c;
+	struct diag	*d;
+	int		 in_drafts;
+};
+
+static int
+load_one(const char *path, const char *rel, const struct stat *st, void *arg)
+{
+	struct loaded *l = arg;
+	struct post p;
+
+	(void)st;
+	if (!content_is_source(path))
+		return 0;
+	if (content_load(&p, CONTENT_POST, path, rel, l->c, l->arena,
+	    l->d) == -1)
+		return 0;
+	if (l->in_drafts)
+		p.draft = 1;
+	xgrow((void **)&l->posts, &l->cap, l->n + 1, sizeof(p));
+	l->posts[l->n++] = p;
+	return 0;
+}
+
+static int
+by_date_desc(const void *a, const void *b)
+{
+	const struct post *x = a, *y = b;
+
+	if (x->date != y->date)
+		return x->date < y->date ? 1 : -1;
+	return strcmp(x->src, y->src);
+}
+
+/* Loads the posts (and the drafts folder with drafts set), newest first;
+ * problems are printed. */
+static void
+load_posts(struct cli *cli, const struct site_config *c, struct loaded *l,
+    int drafts)
+{
+	char *dir;
+
+	memset(l, 0, sizeof(*l));
+	l->arena = arena_new();
+	l->c = c;
+	l->d = diag_new();
+	dir = path_join(cli->site_dir, c->posts_dir);
+	fs_walk(dir, load_one, l);
+	free(dir);
+	if (drafts) {
+		l->in_drafts = 1;
+		dir = path_join(cli->site_dir, c->drafts_dir);
+		fs_walk(dir, load_one, l);
+		free(dir);
+	}
+	cli_print_diag(cli, l->d, 0);
+	if (l->n)
+		qsort(l->posts, l->n, sizeof(*l->posts), by_date_desc);
+}
+
+static void
+free_posts(struct loaded *l)
+{
+	free(l->posts);
+	arena_free(l->arena);
+	diag_free(l->d);
+}
+
+static void
+tags_text(struct buf *out, const struct post *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->ntags; i++)
+		buf_printf(out, "%s%s", i ? ", " : "", p->tags[i].name);
+}
+
+/* list and drafts: one row per post. */
+static int
+list_posts(struct cli *cli, int argc, char **argv, const char *usage_text,
+    int drafts)
+{
+	static const char *const head[] = { "DATE", "TITLE", "TAGS", "FILE" };
+	struct site_config c;
+	struct loaded l;
+	struct table t = { NULL, 4, 0, 0 };
+	struct buf date = BUF_INIT, tags = BUF_INIT;
+	const char *row[4];
+	size_t i;
+	int rc;
+
+	if ((rc = cmd_simple_args(cli, argc, argv, usage_text)) != 0)
+		return rc == 1 ? 0 : rc;
+	if (load_config(cli, &c) == -1) {
+		config_release(&c);
+		return 1;
+	}
+	load_posts(cli, &c, &l, drafts);
+	for (i = 0; i < l.n; i++) {
+		if (l.posts[i].draft != drafts)
+			continue;
+		buf_clear(&date);
+		buf_clear(&tags);
+		dt_format(&date, l.posts[i].date, "%Y-%m-%d %H:%M", 0);
+		tags_text(&tags, &l.posts[i]);
+		row[0] = date.ptr;
+		row[1] = l.posts[i].title;
+		row[2] = tags.ptr;
+		row[3] = l.posts[i].src;
+		table_add(&t, row);
+	}
+	table_print(&t, head, isatty(STDOUT_FILENO));
+	rc = diag_count(l.d, DIAG_ERROR) ? 1 : 0;
+	free_posts(&l);
+	buf_release(&date);
+	buf_release(&tags);
+	config_release(&c);
+	return rc;
+}
+
+int
+cmd_list(struct cli *cli, int argc, char **argv)
+{
+	return list_posts(cli, argc, argv, list_usage, 0);
+}
+
+int
+cmd_drafts(struct cli *cli, int argc, char **argv)
+{
+	return list_posts(cli, argc, argv, drafts_usage, 1);
+}
+
+struct tag_count {
+	const char	*name, *slug;
+	size_t		 n;
+};
+
+static int
+tag_by_name(const void *a, const void *b)
+{
+	const struct tag_count *x = a, *y = b;
+
+	return strcmp(x->slug, y->slug);
+}
+
+static int
+tag_by_count(const void *a, const void *b)
+{
+	const struct tag_count *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return strcmp(x->slug, y->slug);
+}
+
+int
+cmd_tags(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "site", required_argument, NULL, 'C' },
+		{ "by-count", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const head[] = { "TAG", "POSTS" };
+	struct site_config c;
+	struct loaded l;
+	struct table t = { NULL, 2, 0, 0 };
+	struct tag_count *tc = NULL;
+	const char *row[2];
+	char num[32];
+	size_t i, j, k, ntc = 0, cap = 0;
+	int ch, by_count = 0, rc;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "C:nh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'C': cli->site_dir = optarg; break;
+		case 'n': by_count = 1; break;
+		case 'h': fputs(tags_usage, stdout); return 0;
+		default: return cmd_bad_usage(tags_usage);
+		}
+	}
+	if (optind != argc)
+		return cmd_bad_usage(tags_usage);
+	if (load_config(cli, &c) == -1) {
+		config_release(&c);
+		return 1;
+	}
+	load_posts(cli, &c, &l, 0);
+	for (i = 0; i < l.n; i++) {
+		if (l.posts[i].draft)
+			continue;
+		for (j = 0; j < l.posts[i].ntags; j++) {
+			const struct tag_ref *tr = &l.posts[i].tags[j];
+
+			for (k = 0; k < ntc; k++)
+				if (strcmp(tc[k].slug, tr->slug) == 0)
+					break;
+			if (k == ntc) {
+				xgrow((void **)&tc, &cap, ntc + 1, sizeof(*tc));
+				tc[ntc].name = tr->name;
+				tc[ntc].slug = tr->slug;
+				tc[ntc++].n = 0;
+			}
+			tc[k].n++;
+		}
+	}
+	if (ntc)
+		qsort(tc, ntc, sizeof(*tc), by_count ? tag_by_count :
+		    tag_by_name);
+	for (k = 0; k < ntc; k++) {
+		snprintf(num, sizeof(num), "%zu", tc[k].n);
+		row[0] = tc[k].name;
+		row[1] = num;
+		table_add(&t, row);
+	}
+	table_print(&t, head, isatty(STDOUT_FILENO));
+	rc = diag_count(l.d, DIAG_ERROR) ? 1 : 0;
+	free(tc);
+	free_posts(&l);
+	config_release(&c);
+	return rc;
+}
