@@ -81,7 +81,7 @@ DEB_BUILD = build-essential pkg-config libcmark-gfm-dev \
 	libcmark-gfm-extensions-dev libyaml-dev libxxhash-dev \
 	libmicrohttpd-dev libgit2-dev libcurl4-openssl-dev libarchive-dev \
 	zlib1g-dev libbrotli-dev
-DEB_TEST = libxml2-utils curl mandoc python3 git nginx caddy nftables \
+DEB_TEST = libxml2-utils curl mandoc python3 git brotli nginx caddy nftables \
 	iproute2 util-linux openssh-server openssh-client openssl wrk
 FREEBSD_PKGS = pkgconf cmark libyaml xxhash libmicrohttpd libgit2 curl \
 	libarchive brotli
