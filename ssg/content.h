@@ -1,6 +1,7 @@
 #ifndef SSG_CONTENT_H
 #define SSG_CONTENT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -56,6 +57,11 @@ struct post {
 	struct post	**related;	/* by shared tags (index) */
 	size_t		 nrelated;
 	uint64_t	 related_hash;	/* titles and URLs of the related posts */
+	/* shown on every list the post is in; made once per build, on
+	 * first use, by render.c, so lists only point at them */
+	char		*d_href, *d_permalink, *d_author_href;
+	char		*d_date, *d_date_iso, *d_lastmod, *d_lastmod_iso;
+	atomic_int	 d_ready;	/* 0 not made, 1 being made, 2 made */
 };
 
 /*

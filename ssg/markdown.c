@@ -1,7 +1,9 @@
 #include "markdown.h"
 
 #include <ctype.h>
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -18,13 +20,39 @@ static const char *const extension_names[] = {
 };
 
 /*
- * cmark-gfm keeps the table of special inline characters in a global that
- * each parse adds its extensions' characters to and removes them from when
- * it ends, so two parses at once break each other (strikethrough and
- * autolinks go missing). Parsing is serialised; rendering the tree to HTML
- * touches no global state and runs in parallel.
+ * cmark-gfm (0.29) keeps the special inline characters of extensions in a
+ * global table: each parse adds its extensions' characters when inline
+ * parsing starts and removes them when it ends, so two parses at once
+ * break each other (strikethrough and autolinks go missing). Every parser
+ * here attaches the same extensions, so the table never needs to shrink:
+ * the function below takes the library's place (ELF symbol interposition),
+ * lets the first addition through and ignores the rest. When the library
+ * is seen calling it, parses run in parallel; where it is not (a library
+ * that calls it internally), they are serialised with parse_lock.
  */
 static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t special_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int interposed;
+static int specials_added;
+
+void cmark_manage_extensions_special_characters(cmark_parser *, int);
+
+void
+cmark_manage_extensions_special_characters(cmark_parser *parser, int add)
+{
+	void (*real)(cmark_parser *, int);
+
+	pthread_mutex_lock(&special_lock);
+	if (add && !specials_added) {
+		*(void **)&real = dlsym(RTLD_NEXT,
+		    "cmark_manage_extensions_special_characters");
+		if (real != NULL)
+			real(parser, 1);
+		specials_added = 1;
+	}
+	atomic_store(&interposed, 1);
+	pthread_mutex_unlock(&special_lock);
+}
 
 #define MD_OPTIONS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES)
 
@@ -259,15 +287,19 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 	cmark_syntax_extension *ext;
 	char *html;
 	size_t i;
+	int locked;
 
-	pthread_mutex_lock(&parse_lock);
+	locked = !atomic_load(&interposed);
+	if (locked)
+		pthread_mutex_lock(&parse_lock);
 	p = cmark_parser_new(MD_OPTIONS);
 	for (i = 0; i < sizeof(extension_names) / sizeof(*extension_names); i++)
 		if ((ext = cmark_find_syntax_extension(extension_names[i])))
 			cmark_parser_attach_syntax_extension(p, ext);
 	cmark_parser_feed(p, src, n);
 	doc = cmark_parser_finish(p);
-	pthread_mutex_unlock(&parse_lock);
+	if (locked)
+		pthread_mutex_unlock(&parse_lock);
 	if (doc == NULL) {
 		cmark_parser_free(p);
 		return -1;

@@ -1,6 +1,8 @@
 #include "render.h"
 
+#include <sched.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,18 +51,6 @@ set_abs(const struct render *r, struct val *m, const char *key,
 	val_set(m, key, val_str_own(buf_detach(&b, NULL)));
 }
 
-static void
-set_date(struct val *m, const char *key, const char *iso_key, time_t t,
-    const struct site_config *c)
-{
-	struct buf b = BUF_INIT;
-
-	dt_format(&b, t, c->date_format, c->show_timezone);
-	val_set(m, key, val_str_own(buf_detach(&b, NULL)));
-	dt_rfc3339(&b, t);
-	val_set(m, iso_key, val_str_own(buf_detach(&b, NULL)));
-}
-
 /* A featured image: site-relative paths get the base path. */
 static void
 set_image(const struct render *r, struct val *m, const struct post *p)
@@ -89,56 +79,104 @@ static struct val *
 tag_list(const struct render *r, const struct post *p)
 {
 	struct val *list = val_list(), *t;
-	struct buf b = BUF_INIT;
 	const struct tag_info *ti;
 	size_t i;
 
 	for (i = 0; i < p->ntags; i++) {
-		ti = siteindex_tag(r->ix, p->tags[i].slug);
+		if ((ti = siteindex_tag(r->ix, p->tags[i].slug)) == NULL)
+			continue;
 		t = val_map();
 		/* one spelling per tag across the site */
-		val_set_str(t, "name", ti ? ti->name : p->tags[i].name);
-		buf_clear(&b);
-		buf_printf(&b, "/tags/%s/", p->tags[i].slug);
-		set_href(r, t, "url", b.ptr);
+		val_set_ref(t, "name", ti->name);
+		val_set_ref(t, "url", r->tag_href[ti - r->ix->tags]);
 		val_push(list, t);
 	}
-	buf_release(&b);
 	return list;
 }
+
+static void ready(const struct render *, const struct post *);
 
 struct val *
 post_map(const struct render *r, const struct post *p, int full)
 {
 	struct val *m = val_map();
+
+	ready(r, p);
+	val_set_ref(m, "title", p->title);
+	val_set_ref(m, "url", p->d_href);
+	val_set_ref(m, "permalink", p->d_permalink);
+	val_set_ref(m, "slug", p->slug);
+	val_set_ref(m, "date", p->d_date);
+	val_set_ref(m, "date_iso", p->d_date_iso);
+	val_set_ref(m, "lastmod", p->d_lastmod);
+	val_set_ref(m, "lastmod_iso", p->d_lastmod_iso);
+	val_set_lit(m, "updated", val_bool(p->lastmod != p->date));
+	val_set_ref(m, "author_name", siteindex_author(r->ix, p));
+	val_set_ref(m, "author_url", p->d_author_href);
+	val_set_ref(m, "description", p->description);
+	val_set_ref(m, "excerpt", p->excerpt);
+	val_set_lit(m, "reading_time", val_num(reading_minutes(p->words)));
+	val_set_lit(m, "tags", tag_list(r, p));
+	val_set_lit(m, "has_tags", val_bool(p->ntags > 0));
+	val_set_lit(m, "full_content", val_bool(full));
+	if (full || p->kind == CONTENT_PAGE)
+		val_set_ref(m, "content", p->html);
+	set_image(r, m, p);
+	return m;
+}
+
+/* The strings every list shows of a post, made once. */
+static void
+prepare_post(const struct render *r, struct post *p)
+{
 	const struct author_info *a;
 	const char *author = siteindex_author(r->ix, p);
 	struct buf b = BUF_INIT;
 
-	val_set_str(m, "title", p->title);
-	set_href(r, m, "url", p->url);
-	set_abs(r, m, "permalink", p->url);
-	val_set_str(m, "slug", p->slug);
-	set_date(m, "date", "date_iso", p->date, r->c);
-	set_date(m, "lastmod", "lastmod_iso", p->lastmod, r->c);
-	val_set_bool(m, "updated", p->lastmod != p->date);
-	val_set_str(m, "author_name", author);
+	buf_printf(&b, "%s%s", r->base, p->url);
+	p->d_href = arena_strdup(r->a, b.ptr);
+	buf_clear(&b);
+	buf_printf(&b, "%s%s", r->c->site_url, p->url);
+	p->d_permalink = arena_strdup(r->a, b.ptr);
+	buf_clear(&b);
+	dt_format(&b, p->date, r->c->date_format, r->c->show_timezone);
+	p->d_date = arena_strdup(r->a, b.ptr);
+	buf_clear(&b);
+	dt_rfc3339(&b, p->date);
+	p->d_date_iso = arena_strdup(r->a, b.ptr);
+	buf_clear(&b);
+	dt_format(&b, p->lastmod, r->c->date_format, r->c->show_timezone);
+	p->d_lastmod = arena_strdup(r->a, b.ptr);
+	buf_clear(&b);
+	dt_rfc3339(&b, p->lastmod);
+	p->d_lastmod_iso = arena_strdup(r->a, b.ptr);
+	p->d_author_href = NULL;
 	if (r->c->enable_author_pages && p->kind == CONTENT_POST &&
 	    (a = siteindex_author_info(r->ix, author)) != NULL) {
-		buf_printf(&b, "/authors/%s/", a->slug);
-		set_href(r, m, "author_url", b.ptr);
+		buf_clear(&b);
+		buf_printf(&b, "%s/authors/%s/", r->base, a->slug);
+		p->d_author_href = arena_strdup(r->a, b.ptr);
 	}
-	val_set_str(m, "description", p->description);
-	val_set_str(m, "excerpt", p->excerpt);
-	val_set_num(m, "reading_time", reading_minutes(p->words));
-	val_set(m, "tags", tag_list(r, p));
-	val_set_bool(m, "has_tags", p->ntags > 0);
-	val_set_bool(m, "full_content", full);
-	if (full || p->kind == CONTENT_PAGE)
-		val_set(m, "content", val_str(p->html));
-	set_image(r, m, p);
 	buf_release(&b);
-	return m;
+}
+
+/* Makes p's strings on first use: a build with nothing to render makes
+ * none. Several workers may ask at once; one makes them, the rest wait. */
+static void
+ready(const struct render *r, const struct post *cp)
+{
+	struct post *p = (struct post *)cp;
+	int expect = 0;
+
+	if (atomic_load_explicit(&p->d_ready, memory_order_acquire) == 2)
+		return;
+	if (atomic_compare_exchange_strong(&p->d_ready, &expect, 1)) {
+		prepare_post(r, p);
+		atomic_store_explicit(&p->d_ready, 2, memory_order_release);
+		return;
+	}
+	while (atomic_load_explicit(&p->d_ready, memory_order_acquire) != 2)
+		sched_yield();
 }
 
 struct val *
@@ -311,8 +349,9 @@ link_map(const struct render *r, const struct post *p)
 {
 	struct val *m = val_map();
 
-	val_set_str(m, "title", p->title);
-	set_href(r, m, "url", p->url);
+	ready(r, p);
+	val_set_ref(m, "title", p->title);
+	val_set_ref(m, "url", p->d_href);
 	return m;
 }
 
@@ -459,6 +498,7 @@ render_new(const struct site_config *c, const struct site_index *ix,
 	struct render *r = xcalloc(1, sizeof(*r));
 	struct val *site;
 	struct buf b = BUF_INIT;
+	size_t i;
 	int y, m, d;
 
 	r->c = c;
@@ -486,7 +526,6 @@ render_new(const struct site_config *c, const struct site_index *ix,
 	buf_printf(&b, "/%s", c->rss_filename);
 	set_href(r, site, "rss_url", b.ptr);
 	set_href(r, site, "atom_url", "/atom.xml");
-	buf_release(&b);
 	dt_ymd(now, &y, &m, &d);
 	val_set_num(site, "year", y);
 	val_set(r->site, "site", site);
@@ -498,6 +537,14 @@ render_new(const struct site_config *c, const struct site_index *ix,
 			val_set_str(r->site, "custom_css_url", c->custom_css);
 	}
 	val_set(r->site, "t", locale_strings(l));
+	r->a = arena_new();
+	r->tag_href = xcalloc(ix->ntags + 1, sizeof(*r->tag_href));
+	for (i = 0; i < ix->ntags; i++) {
+		buf_clear(&b);
+		buf_printf(&b, "%s/tags/%s/", r->base, ix->tags[i].slug);
+		r->tag_href[i] = arena_strdup(r->a, b.ptr);
+	}
+	buf_release(&b);
 	return r;
 }
 
@@ -507,6 +554,8 @@ render_free(struct render *r)
 	if (r == NULL)
 		return;
 	val_free(r->site);
+	arena_free(r->a);
+	free(r->tag_href);
 	free(r);
 }
 

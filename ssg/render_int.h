@@ -18,6 +18,8 @@ struct render {
 	struct val			*site;	/* bottom context */
 	size_t				 home_pages;
 	int				 authors_menu;
+	struct arena			*a;	/* strings made once per build */
+	char				**tag_href;	/* by tag index */
 	uint64_t			 fp_base; /* see render_set_base */
 };
 

@@ -13,11 +13,13 @@ struct ent {
 	char		*key;
 	size_t		 klen;
 	uint32_t	 hash;
+	int		 own_key;	/* 0: borrowed (val_set_lit) */
 	struct val	*v;
 };
 
 struct val {
 	enum val_kind	 kind;
+	int		 borrowed;	/* VAL_STR: text not owned (val_str_ref) */
 	union {
 		int	 b;
 		struct {
@@ -129,6 +131,20 @@ val_str_own(char *s)
 }
 
 struct val *
+val_str_ref(const char *s)
+{
+	struct val *v;
+
+	if (s == NULL)
+		s = "";
+	v = val_new(VAL_STR);
+	v->u.str.s = (char *)s;
+	v->u.str.len = strlen(s);
+	v->borrowed = 1;
+	return v;
+}
+
+struct val *
 val_list(void)
 {
 	return val_new(VAL_LIST);
@@ -224,8 +240,8 @@ map_find(const struct val *m, const char *key, size_t len, uint32_t hash)
 	return NULL;
 }
 
-void
-val_set(struct val *map, const char *key, struct val *v)
+static void
+set_entry(struct val *map, const char *key, struct val *v, int own_key)
 {
 	struct ent *en;
 	size_t len;
@@ -249,11 +265,31 @@ val_set(struct val *map, const char *key, struct val *v)
 	xgrow((void **)&map->u.map.ents, &map->u.map.cap, map->u.map.n + 1,
 	    sizeof(*map->u.map.ents));
 	en = &map->u.map.ents[map->u.map.n++];
-	en->key = xstrndup(key, len);
+	en->key = own_key ? xstrndup(key, len) : (char *)key;
+	en->own_key = own_key;
 	en->klen = len;
 	en->hash = hash;
 	en->v = v;
 	index_update(map);
+}
+
+void
+val_set(struct val *map, const char *key, struct val *v)
+{
+	set_entry(map, key, v, 1);
+}
+
+void
+val_set_lit(struct val *map, const char *key, struct val *v)
+{
+	set_entry(map, key, v, 0);
+}
+
+void
+val_set_ref(struct val *map, const char *key, const char *s)
+{
+	if (s != NULL)
+		set_entry(map, key, val_str_ref(s), 0);
 }
 
 void
@@ -411,7 +447,8 @@ val_free(struct val *v)
 	switch (v->kind) {
 	case VAL_STR:
 	case VAL_NUM:
-		free(v->u.str.s);
+		if (!v->borrowed)
+			free(v->u.str.s);
 		break;
 	case VAL_LIST:
 		for (i = 0; i < v->u.list.n; i++)
@@ -420,7 +457,8 @@ val_free(struct val *v)
 		break;
 	case VAL_MAP:
 		for (i = 0; i < v->u.map.n; i++) {
-			free(v->u.map.ents[i].key);
+			if (v->u.map.ents[i].own_key)
+				free(v->u.map.ents[i].key);
 			val_free(v->u.map.ents[i].v);
 		}
 		free(v->u.map.ents);

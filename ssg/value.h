@@ -34,6 +34,10 @@ struct val	*val_str(const char *s);
 struct val	*val_strn(const char *s, size_t n);
 /* Takes ownership of s, a malloc'd string; s NULL gives "". */
 struct val	*val_str_own(char *s);
+/* A string that is not copied: s must outlive the value (an arena string
+ * or a literal). Rendering builds many short-lived contexts from data that
+ * lives longer; borrowing saves a copy and a free per field. */
+struct val	*val_str_ref(const char *s);
 struct val	*val_list(void);
 /* A map keeps its keys in insertion order. */
 struct val	*val_map(void);
@@ -46,6 +50,10 @@ void	 val_push(struct val *list, struct val *item);
 void	 val_set(struct val *map, const char *key, struct val *v);
 /* Shorthands for val_set; val_set_str with s NULL sets nothing. */
 void	 val_set_str(struct val *map, const char *key, const char *s);
+/* val_set with a key that is not copied: key must outlive map (a literal). */
+void	 val_set_lit(struct val *map, const char *key, struct val *v);
+/* Borrowed key and borrowed text (see val_str_ref); s NULL sets nothing. */
+void	 val_set_ref(struct val *map, const char *key, const char *s);
 void	 val_set_bool(struct val *map, const char *key, int b);
 void	 val_set_num(struct val *map, const char *key, double d);
 
