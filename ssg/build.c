@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "compress.h"
@@ -411,10 +412,12 @@ siblings(struct build *b, const char *rel, const void *data, size_t n,
 
 	if (!compress_wanted(rel))
 		return;
-	path = path_join(b->out_dir, rel);
+	/* without precompression, siblings are removed in one pass at the
+	 * end (remove_siblings), only if some may exist */
 	if (!b->c.precompress_assets)
-		compress_remove(path);
-	else if (changed || !compress_present(path))
+		return;
+	path = path_join(b->out_dir, rel);
+	if (changed || !compress_present(path))
 		compress_siblings(path, data, n, b->tmpdir, b->d);
 	free(path);
 }
@@ -520,13 +523,11 @@ copy_static(const char *path, const char *rel, const struct stat *st,
 	(void)st;
 	if (output_copy(path, b->out_dir, rel, &changed, b->d) == -1)
 		return 0;
-	if (compress_wanted(rel) && (b->c.precompress_assets ? 1 : changed)) {
+	if (compress_wanted(rel) && b->c.precompress_assets) {
 		/* read only when a sibling may need writing */
 		char *out = path_join(b->out_dir, rel);
 
-		if (!b->c.precompress_assets)
-			compress_remove(out);
-		else if ((changed || !compress_present(out)) &&
+		if ((changed || !compress_present(out)) &&
 		    fs_read(path, &data) == 0)
 			compress_siblings(out, data.ptr, data.len, b->tmpdir,
 			    b->d);
@@ -565,19 +566,59 @@ parse_hash(const struct build *b)
 	return h;
 }
 
+/* .ssg-cache/NAME-HASH.EXT, one per output folder, so --output elsewhere
+ * keeps its own. */
 static char *
-manifest_path(const struct build *b)
+output_state_path(const struct build *b, const char *name, const char *ext)
 {
 	struct buf p = BUF_INIT;
 	char hex[17];
 	char *path;
 
-	/* one list per output folder, so --output elsewhere keeps its own */
 	hash_hex(hash64(b->out_dir, strlen(b->out_dir)), hex);
-	buf_printf(&p, ".ssg-cache/outputs-%s.txt", hex);
+	buf_printf(&p, ".ssg-cache/%s-%s.%s", name, hex, ext);
 	path = site_path(b, p.ptr);
 	buf_release(&p);
 	return path;
+}
+
+static char *
+manifest_path(const struct build *b)
+{
+	return output_state_path(b, "outputs", "txt");
+}
+
+static void
+remove_one_sibling(const char *rel, void *arg)
+{
+	struct build *b = arg;
+	char *path;
+
+	if (!compress_wanted(rel))
+		return;
+	path = path_join(b->out_dir, rel);
+	compress_remove(path);
+	free(path);
+}
+
+/*
+ * A marker file says that .gz/.br siblings may exist in the output. It is
+ * made before any is written; when precompression is off and the marker
+ * is there, one pass removes every sibling, then the marker.
+ */
+static void
+precompress_marker(struct build *b, int at_end)
+{
+	char *marker = output_state_path(b, "precompressed", "flag");
+
+	if (b->c.precompress_assets) {
+		if (!at_end && !fs_is_file(marker))
+			fs_write_atomic(marker, "", 0);
+	} else if (at_end && fs_is_file(marker)) {
+		manifest_foreach(b->manifest, remove_one_sibling, b);
+		unlink(marker);
+	}
+	free(marker);
 }
 
 int
@@ -646,6 +687,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	trace("plan");
 	plan_dirty(&b, threads);
 	st->rendered = b.ndirty;
+	precompress_marker(&b, 0);
 	trace("fingerprint");
 	if (b.ndirty > 0) {
 		/* Forget the pages about to change first: if this build is
@@ -682,6 +724,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	trace("static");
 
 	st->removed = manifest_remove_stale(b.old, b.manifest, b.out_dir, d);
+	precompress_marker(&b, 1);
 	if (!manifest_same(b.manifest, b.old) &&
 	    manifest_save(b.manifest, mpath) == -1)
 		diag_warn(d, mpath, 0, "cannot save the list of outputs: %s",

@@ -63,34 +63,33 @@ fs_read(const char *path, struct buf *out)
 int
 fs_mkdirs(const char *path)
 {
-	char *p, *s;
-	int rc = 0;
+	char *parent, *slash;
+	int rc;
 
-	if (fs_is_dir(path))
+	/* from the leaf up: usually only the last folders are missing */
+	if (mkdir(path, 0755) == 0)
 		return 0;
-	p = xstrdup(path);
-	for (s = p + 1; ; s++) {
-		if (*s != '/' && *s != '\0')
-			continue;
-		if (s[-1] != '/') {
-			char c = *s;
-
-			*s = '\0';
-			if (mkdir(p, 0755) == -1 && errno != EEXIST) {
-				rc = -1;
-				break;
-			}
-			*s = c;
-		}
-		if (*s == '\0')
-			break;
+	if (errno == EEXIST)
+		return fs_is_dir(path) ? 0 : (errno = ENOTDIR, -1);
+	if (errno != ENOENT)
+		return -1;
+	parent = xstrdup(path);
+	slash = strrchr(parent, '/');
+	while (slash != NULL && slash > parent && slash[-1] == '/')
+		slash--;
+	if (slash == NULL || slash == parent) {
+		free(parent);
+		errno = ENOENT;
+		return -1;
 	}
-	if (rc == 0 && !fs_is_dir(path)) {
-		errno = ENOTDIR;
-		rc = -1;
-	}
-	free(p);
-	return rc;
+	*slash = '\0';
+	rc = fs_mkdirs(parent);
+	free(parent);
+	if (rc == -1)
+		return -1;
+	if (mkdir(path, 0755) == -1 && errno != EEXIST)
+		return -1;
+	return 0;
 }
 
 int
@@ -157,7 +156,9 @@ fs_write_atomic_via(const char *path, const char *tmpdir, const void *data,
 	char *tmp;
 	int fd, saved;
 
-	if (fs_mkparents(path) == -1)
+	/* Folders are made only when missing: most writes go to one that
+	 * exists, and a syscall per path component adds up. */
+	if (tmpdir == NULL && fs_mkparents(path) == -1)
 		return -1;
 	tmp = temp_name(path, tmpdir);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -170,7 +171,8 @@ fs_write_atomic_via(const char *path, const char *tmpdir, const void *data,
 		errno = saved;
 		goto fail;
 	}
-	if (rename(tmp, path) == -1) {
+	if (rename(tmp, path) == -1 && (errno != ENOENT ||
+	    fs_mkparents(path) == -1 || rename(tmp, path) == -1)) {
 		saved = errno;
 		unlink(tmp);
 		errno = saved;

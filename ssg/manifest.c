@@ -103,6 +103,16 @@ reindex(struct manifest *m)
 }
 
 void
+manifest_foreach(struct manifest *m, void (*fn)(const char *, void *),
+    void *arg)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		fn(m->e[i].path, arg);
+}
+
+void
 manifest_index(struct manifest *m)
 {
 	reindex(m);

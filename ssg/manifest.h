@@ -28,6 +28,9 @@ void	 manifest_add(struct manifest *m, const char *rel, uint64_t fp,
 int	 manifest_load(struct manifest *m, const char *path, struct diag *d);
 /* Saves atomically. Returns 0 or -1 (errno set). */
 int	 manifest_save(struct manifest *m, const char *path);
+/* Calls fn for every path listed, in order. */
+void	 manifest_foreach(struct manifest *m, void (*fn)(const char *rel,
+	    void *arg), void *arg);
 /* Builds the lookup index now; lookups that follow (manifest_get) only
  * read, so several threads may make them at once. */
 void	 manifest_index(struct manifest *m);
