@@ -25,6 +25,7 @@
 #include "manifest.h"
 #include "output.h"
 #include "pool.h"
+#include "related.h"
 #include "render.h"
 #include "siteindex.h"
 #include "srccache.h"
@@ -80,6 +81,8 @@ struct build {
 	int			 force;
 	int			 failed;
 };
+
+static void trace(const char *);
 
 static double
 now_seconds(void)
@@ -313,12 +316,14 @@ load_sources(struct build *b, size_t threads)
 {
 	struct post *posts, *pages;
 	size_t i, np = 0, ng = 0;
+	int rc;
 
 	scan(b, b->c.posts_dir, CONTENT_POST, 0);
 	scan(b, b->c.pages_dir, CONTENT_PAGE, 0);
 	if (b->o->drafts)
 		scan(b, b->c.drafts_dir, CONTENT_POST, 1);
 	b->items = xcalloc(b->nsrc + 1, sizeof(*b->items));
+	trace("scan");
 	progress(b, "read", 0, b->nsrc);
 	if (b->o->strict) {
 		/* in order, so the first problem is the one reported */
@@ -330,6 +335,7 @@ load_sources(struct build *b, size_t threads)
 	} else
 		pool_for(threads, b->nsrc, load_one, b);
 	progress(b, "read", b->nsrc, b->nsrc);
+	trace("load");
 	if (b->c.git_lastmod)
 		git_dates(b);
 
@@ -358,7 +364,17 @@ load_sources(struct build *b, size_t threads)
 	}
 	b->st->posts = np;
 	b->st->pages = ng;
-	return siteindex_build(&b->ix, posts, np, pages, ng, &b->c, b->d);
+	rc = siteindex_build(&b->ix, posts, np, pages, ng, &b->c, b->d);
+	if (b->c.enable_related_posts && b->c.related_posts_count > 0) {
+		char *rpath = site_path(b, ".ssg-cache/related.bin");
+
+		if (b->force)
+			unlink(rpath);
+		related_build(&b->ix, (size_t)b->c.related_posts_count,
+		    threads, rpath);
+		free(rpath);
+	}
+	return rc;
 }
 
 static int

@@ -8,7 +8,6 @@
 #include "diag.h"
 #include "config.h"
 #include "hash.h"
-#include "pool.h"
 #include "slug.h"
 #include "mem.h"
 
@@ -293,82 +292,6 @@ index_archives(struct site_index *ix)
 	}
 }
 
-/* Is a more related than b to the same post? More shared tags first, then
- * newer, then by URL, so every build picks the same ones. */
-static int
-more_related(const struct post *a, unsigned ca, const struct post *b,
-    unsigned cb)
-{
-	if (ca != cb)
-		return ca > cb;
-	if (a->date != b->date)
-		return a->date > b->date;
-	return strcmp(a->url, b->url) < 0;
-}
-
-struct related_work {
-	struct site_index	*ix;
-	size_t			 want;
-};
-
-static void
-relate_one(size_t i, void *arg)
-{
-	struct related_work *w = arg;
-	struct site_index *ix = w->ix;
-	struct post *p = ix->posts[i], *q, **best;
-	unsigned *count, *bestc;
-	size_t *touched, ntouched = 0, t, j, k, nbest = 0;
-	const struct tag_info *ti;
-	struct buf h = BUF_INIT;
-
-	count = xcalloc(ix->nposts + 1, sizeof(*count));
-	touched = xcalloc(ix->nposts + 1, sizeof(*touched));
-	for (t = 0; t < p->ntags; t++) {
-		if ((ti = siteindex_tag(ix, p->tags[t].slug)) == NULL)
-			continue;
-		for (j = 0; j < ti->nposts; j++) {
-			q = ti->posts[j];
-			if (q == p)
-				continue;
-			if (count[q->index]++ == 0)
-				touched[ntouched++] = q->index;
-		}
-	}
-	best = xcalloc(w->want + 1, sizeof(*best));
-	bestc = xcalloc(w->want + 1, sizeof(*bestc));
-	for (j = 0; j < ntouched; j++) {
-		q = ix->posts[touched[j]];
-		/* insertion into the short list of the best so far */
-		for (k = nbest; k > 0 && more_related(q, count[q->index],
-		    best[k - 1], bestc[k - 1]); k--) {
-			if (k < w->want) {
-				best[k] = best[k - 1];
-				bestc[k] = bestc[k - 1];
-			}
-		}
-		if (k < w->want) {
-			best[k] = q;
-			bestc[k] = count[q->index];
-			if (nbest < w->want)
-				nbest++;
-		}
-	}
-	p->related = best;
-	p->nrelated = nbest;
-	for (k = 0; k < nbest; k++) {
-		buf_adds(&h, best[k]->title);
-		buf_addc(&h, '\0');
-		buf_adds(&h, best[k]->url);
-		buf_addc(&h, '\0');
-	}
-	p->related_hash = hash64(h.ptr, h.len);
-	buf_release(&h);
-	free(bestc);
-	free(count);
-	free(touched);
-}
-
 int
 siteindex_build(struct site_index *ix, struct post *posts, size_t np,
     struct post *pages, size_t ng, const struct site_config *c,
@@ -419,11 +342,6 @@ siteindex_build(struct site_index *ix, struct post *posts, size_t np,
 	name_hashes(ix);
 	index_authors(ix);
 	index_archives(ix);
-	if (c->enable_related_posts && c->related_posts_count > 0) {
-		struct related_work w = { ix, (size_t)c->related_posts_count };
-
-		pool_for(pool_cpus(), ix->nposts, relate_one, &w);
-	}
 	return rc;
 }
 
