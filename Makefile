@@ -29,6 +29,7 @@ LIBSSG_OBJS = \
 # The deployer, module by module; it links libssg to build sites.
 DEPLOY_OBJS = \
 	deploy/agent.o deploy/bench.o deploy/confgen.o deploy/driver_linux.o \
+	deploy/driver_bastille.o deploy/driver_jail.o deploy/freebsd.o \
 	deploy/health.o deploy/plan.o deploy/release.o deploy/spec.o \
 	deploy/transport.o
 
@@ -37,8 +38,9 @@ UNIT_TESTS = \
 	tests/unit/test_escape tests/unit/test_frontmatter \
 	tests/unit/test_markdown tests/unit/test_slug tests/unit/test_template \
 	tests/unit/test_value tests/unit/test_spec tests/unit/test_confgen \
-	tests/unit/test_release
-TEST_PROGRAMS = tests/deploy/test_plan tests/deploy/release/drv
+	tests/unit/test_release tests/unit/test_freebsd
+TEST_PROGRAMS = tests/deploy/test_plan tests/deploy/release/drv \
+	tests/deploy/freebsd/fbplan
 
 all: bin/ssg bin/deploy
 
@@ -73,15 +75,19 @@ tests/deploy/test_plan: tests/deploy/test_plan.o $(TEST_LIBS)
 tests/deploy/release/drv: tests/deploy/release/drv.o $(TEST_LIBS)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/deploy/release/drv.o $(TEST_LIBS) $(LIBS)
 
+tests/deploy/freebsd/fbplan: tests/deploy/freebsd/fbplan.o $(TEST_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ tests/deploy/freebsd/fbplan.o $(TEST_LIBS) \
+		$(LIBS)
+
 -include ssg/*.d deploy/*.d tests/unit/*.d tests/deploy/*.d \
-	tests/deploy/release/*.d
+	tests/deploy/release/*.d tests/deploy/freebsd/*.d
 
 # Debian packages needed to build, and to run the tests.
 DEB_BUILD = build-essential pkg-config libcmark-gfm-dev \
 	libcmark-gfm-extensions-dev libyaml-dev libxxhash-dev \
 	libmicrohttpd-dev libgit2-dev libcurl4-openssl-dev libarchive-dev \
 	zlib1g-dev libbrotli-dev
-DEB_TEST = libxml2-utils curl mandoc python3 git brotli nginx caddy nftables \
+DEB_TEST = shellcheck libxml2-utils curl mandoc python3 git brotli nginx caddy nftables \
 	iproute2 util-linux openssh-server openssh-client openssl wrk
 FREEBSD_PKGS = pkgconf cmark libyaml xxhash libmicrohttpd libgit2 curl \
 	libarchive brotli
@@ -109,12 +115,14 @@ install: all
 	chmod 755 $(DESTDIR)$(BINDIR)/deploy
 	cp ssg/ssg.1 $(DESTDIR)$(MANDIR)/man1/ssg.1
 	cp ssg/site.yaml.5 $(DESTDIR)$(MANDIR)/man5/site.yaml.5
+	cp deploy/deploy.1 $(DESTDIR)$(MANDIR)/man1/deploy.1
 	cp deploy/deploy.yaml.5 $(DESTDIR)$(MANDIR)/man5/deploy.yaml.5
 
 clean:
 	rm -rf bin ssg/*.o ssg/*.d ssg/*.a deploy/*.o deploy/*.d deploy/*.a \
 		tests/unit/*.o tests/unit/*.d tests/deploy/*.o tests/deploy/*.d \
 		tests/deploy/release/*.o tests/deploy/release/*.d \
+		tests/deploy/freebsd/*.o tests/deploy/freebsd/*.d \
 		$(UNIT_TESTS) $(TEST_PROGRAMS)
 
 .PHONY: all deps deps-test run check install clean

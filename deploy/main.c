@@ -21,6 +21,7 @@
 #endif
 #include "diag.h"
 #include "driver.h"
+#include "freebsd.h"
 #include "health.h"
 #include "mem.h"
 #include "plan.h"
@@ -58,6 +59,7 @@ struct opts {
 	int		 no_build;
 	const char	*known_hosts;
 	const char	*identity;
+	const char	*platform;	/* overrides deploy.yaml's */
 	char		*pos[4];
 	int		 npos;
 };
@@ -107,6 +109,9 @@ parse_opts(const char *cmd, int argc, char **argv, struct opts *o, int maxpos,
 		else if (strchr(allowed, 'i') && strcmp(a, "--identity") == 0 &&
 		    i + 1 < argc)
 			o->identity = argv[++i];
+		else if (strchr(allowed, 'P') && strcmp(a, "--platform") == 0 &&
+		    i + 1 < argc)
+			o->platform = argv[++i];
 		else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "deploy %s: unknown option %s\n", cmd, a);
 			usage_of(cmd, EXIT_USAGE);
@@ -172,6 +177,24 @@ cmd_check(int argc, char **argv)
 }
 
 /* Observe, plan; then print (plan) or carry out (apply). */
+/* --platform: the same spec on another kind of host. */
+static int
+set_platform(struct spec *s, const char *name, struct diag *d)
+{
+	if (strcmp(name, "linux-netns") == 0)
+		s->platform = PLATFORM_LINUX_NETNS;
+	else if (strcmp(name, "freebsd-bastille") == 0)
+		s->platform = PLATFORM_FREEBSD_BASTILLE;
+	else if (strcmp(name, "freebsd-jail") == 0)
+		s->platform = PLATFORM_FREEBSD_JAIL;
+	else {
+		diag_error(d, "--platform", 0, "unknown platform '%s' (linux-netns, "
+		    "freebsd-bastille or freebsd-jail)", name);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 plan_and_maybe_apply(const char *cmd, const struct opts *o, int apply,
     enum plan_mode mode, const char *site)
@@ -192,6 +215,8 @@ plan_and_maybe_apply(const char *cmd, const struct opts *o, int apply,
 		diag_error(d, o->file, 0, "unknown site '%s'", site);
 		goto out;
 	}
+	if (o->platform != NULL && set_platform(s, o->platform, d) == -1)
+		goto out;
 	if ((drv = driver_open(s, d)) == NULL)
 		goto out;
 	if (drv->ops->observe(drv, &obs, d) == -1 ||
@@ -200,6 +225,17 @@ plan_and_maybe_apply(const char *cmd, const struct opts *o, int apply,
 	if (p.n == 0) {
 		printf("nothing to do\n");
 		rc = 0;
+		goto out;
+	}
+	if (!apply && s->platform != PLATFORM_LINUX_NETNS) {
+		/* FreeBSD: the exact script apply would run, to read first */
+		struct buf script = BUF_INIT;
+
+		if (freebsd_plan_script(drv, &p, &script, d) == 0) {
+			fputs(script.ptr, stdout);
+			rc = 0;
+		}
+		buf_release(&script);
 		goto out;
 	}
 	if (!apply) {
@@ -240,7 +276,7 @@ cmd_plan(int argc, char **argv)
 {
 	struct opts o;
 
-	PARSE("plan", 0, "");
+	PARSE("plan", 0, "P");
 	return plan_and_maybe_apply("plan", &o, 0, PLAN_APPLY, NULL);
 }
 
@@ -859,8 +895,10 @@ static int cmd_help(int, char **);
 static const struct cmd cmds[] = {
 	{ "check", cmd_check, "check [-c FILE]",
 	  "Read deploy.yaml and check it, also against the host's addresses." },
-	{ "plan", cmd_plan, "plan [-c FILE]",
-	  "Print the actions that would bring the host to deploy.yaml." },
+	{ "plan", cmd_plan, "plan [-c FILE] [--platform NAME]",
+	  "Print the actions that would bring the host to deploy.yaml; on "
+	  "FreeBSD (freebsd-bastille, freebsd-jail) the exact sh script "
+	  "apply would run." },
 	{ "apply", cmd_apply, "apply [-c FILE]",
 	  "Carry the plan out; says \"nothing to do\" when there is none." },
 	{ "destroy", cmd_destroy, "destroy [-c FILE] [-f] [SITE]",

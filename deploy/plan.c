@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "freebsd.h"
 #include "mem.h"
 
 static const char *const names[] = {
@@ -295,8 +296,9 @@ driver_open(const struct spec *s, struct diag *d)
 		}
 		return driver_linux_open(s, d);
 	case PLATFORM_FREEBSD_BASTILLE:
+		return driver_bastille_open(s, d);
 	case PLATFORM_FREEBSD_JAIL:
-		break;
+		return driver_jail_open(s, d);
 	}
 	diag_error(d, s->file, 0, "no driver for this platform yet: only "
 	    "linux-netns can plan and apply");

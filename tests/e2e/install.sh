@@ -11,6 +11,9 @@ check "ssg installed" test -x "$T/root/usr/bin/ssg"
 check "themes installed" test -f "$T/root/usr/share/ssg/themes/templates/base.mustache"
 check "ssg(1) installed" test -f "$T/root/usr/share/man/man1/ssg.1"
 check "site.yaml(5) installed" test -f "$T/root/usr/share/man/man5/site.yaml.5"
+check "deploy installed" test -x "$T/root/usr/bin/deploy"
+check "deploy(1) installed" test -f "$T/root/usr/share/man/man1/deploy.1"
+check "deploy.yaml(5) installed" test -f "$T/root/usr/share/man/man5/deploy.yaml.5"
 cp -R "$ROOT/tests/fixtures/basic" "$T/site"
 (unset SSG_DATADIR; "$T/root/usr/bin/ssg" build -C "$T/site" -q)
 check "installed ssg finds its themes and builds" test -f "$T/site/output/index.html"
@@ -20,6 +23,9 @@ check "installed ssg found through PATH builds" test -f "$T/site/out2/index.html
 if command -v mandoc >/dev/null 2>&1; then
 	check "ssg.1 is clean under mandoc -Tlint" sh -c "cd '$ROOT/ssg' && mandoc -Tlint ssg.1 site.yaml.5"
 	check "site.yaml.5 is clean under mandoc -Tlint" sh -c "cd '$ROOT/ssg' && mandoc -Tlint site.yaml.5 ssg.1"
+	# deploy's pages name jail.conf(5), which only FreeBSD has: warnings up
+	check "deploy.1 and deploy.yaml.5 are clean under mandoc -Tlint -Wwarning" \
+	    sh -c "cd '$ROOT/deploy' && mandoc -Tlint -Wwarning deploy.1 deploy.yaml.5"
 else
 	fail "mandoc is not installed (make deps-test installs it)"
 fi

@@ -1,0 +1,200 @@
+#!/bin/sh
+# FreeBSD drivers without a FreeBSD host: plans from recorded host outputs
+# compared with golden scripts, every script through sh -n and shellcheck,
+# every generated nginx config through nginx -t and Caddyfile through
+# caddy validate (paths moved under a temporary folder), pf.conf checked
+# for its rules and their order, parsers on sample outputs, and hosts that
+# already match the spec giving an empty plan. UPDATE=1 rewrites goldens.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+for tool in shellcheck nginx caddy unshare openssl; do
+	command -v "$tool" >/dev/null 2>&1 ||
+	    { echo "$tool is missing (make deps-test)"; echo "0 passed, 1 failed"; exit 1; }
+done
+fbplan=$here/fbplan
+[ -x "$fbplan" ] && [ -x "$top/tests/unit/test_freebsd" ] || {
+	echo "build first: make tests/deploy/freebsd/fbplan tests/unit/test_freebsd"
+	echo "0 passed, 1 failed"; exit 1; }
+T=$(mktemp -d /tmp/deploy-fbtest-run.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+# Parsers, pf.conf shape, sh quoting (C unit test).
+res=$(cd "$top" && "$top/tests/unit/test_freebsd" 2>&1)
+echo "$res" | grep '^FAIL' || true
+last=$(echo "$res" | tail -n 1)
+p=${last%% passed*}; f=${last#*passed, }; f=${f%% failed}
+pass=$((pass + p)); fail=$((fail + f))
+
+# The nginx proxy fixture names these files; they must exist.
+mkdir -p /tmp/deploy-fbtest/tls
+if [ ! -s /tmp/deploy-fbtest/tls/example.key ]; then
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+	    -nodes -days 2 -subj /CN=example.org \
+	    -keyout /tmp/deploy-fbtest/tls/example.key \
+	    -out /tmp/deploy-fbtest/tls/example.crt >/dev/null 2>&1
+fi
+
+cd "$here" || exit 1
+# A host where the three-site spec is applied: hand-written outputs plus
+# the configs as the driver would read them back.
+cp -r obs/three-bastille "$T/three"
+"$fbplan" -k "$T/three" specs/bastille-three.yaml obs/three-bastille \
+    >/dev/null 2>"$T/err" || { ko "converged state: $(cat "$T/err")"; }
+cp -r obs/one-jail "$T/onejail"
+"$fbplan" -k "$T/onejail" specs/jail-one.yaml obs/one-jail \
+    >/dev/null 2>"$T/err" || { ko "converged jail state: $(cat "$T/err")"; }
+
+# name | fbplan arguments
+cases='
+bastille-one|specs/bastille-one.yaml obs/fresh-bastille
+bastille-three|specs/bastille-three.yaml obs/fresh-bastille
+bastille-nginx|specs/bastille-nginx.yaml obs/fresh-bastille
+jail-one|specs/jail-one.yaml obs/fresh-jail
+jail-nginx|specs/jail-nginx.yaml obs/fresh-jail
+bastille-add-site|specs/bastille-four.yaml THREE
+bastille-remove-site|specs/bastille-two.yaml THREE
+bastille-destroy-site|-s shop specs/bastille-three.yaml THREE
+bastille-destroy|-d specs/bastille-three.yaml THREE
+jail-destroy|-d specs/jail-one.yaml ONEJAIL
+'
+echo "$cases" | while IFS='|' read -r name args; do
+	[ -n "$name" ] || continue
+	args=$(echo "$args" | sed "s|THREE|$T/three|; s|ONEJAIL|$T/onejail|")
+	# shellcheck disable=SC2086
+	if ! "$fbplan" $args >"$T/$name.sh" 2>"$T/$name.err"; then
+		echo "ko plan $name: $(cat "$T/$name.err")"
+		continue
+	fi
+	if [ "${UPDATE:-0}" = 1 ]; then
+		cp "$T/$name.sh" "golden/$name.sh"
+	fi
+	if cmp -s "$T/$name.sh" "golden/$name.sh"; then
+		echo "ok"
+	else
+		echo "ko golden $name differs:"
+		diff -u "golden/$name.sh" "$T/$name.sh" | head -40
+	fi
+	if sh -n "$T/$name.sh" 2>"$T/e"; then echo ok; else
+		echo "ko sh -n $name: $(cat "$T/e")"; fi
+	if shellcheck -s sh "$T/$name.sh" >"$T/e" 2>&1; then echo ok; else
+		echo "ko shellcheck $name:"; head -30 "$T/e"; fi
+	# Every here-document the script writes ends where it should.
+	opened=$(grep -c "<<'DEPLOY_EOF'" "$T/$name.sh")
+	closed=$(grep -c '^DEPLOY_EOF$' "$T/$name.sh")
+	if [ "$opened" = "$closed" ]; then echo ok; else
+		echo "ko $name: $opened here-documents, $closed ends"; fi
+done >"$T/golden.out"
+grep -v '^ok$' "$T/golden.out" | sed 's/^ko /FAIL: /'
+pass=$((pass + $(grep -c '^ok$' "$T/golden.out")))
+fail=$((fail + $(grep -c '^ko ' "$T/golden.out")))
+
+# Hosts that match their spec: nothing to do.
+for c in "specs/bastille-three.yaml $T/three" "specs/jail-one.yaml $T/onejail"; do
+	# shellcheck disable=SC2086
+	out=$("$fbplan" $c 2>&1)
+	if [ "$out" = "nothing to do" ]; then ok; else
+		ko "converged ${c%% *}: expected nothing to do, got: $(echo "$out" | grep '^# [0-9]')"
+	fi
+done
+# One changed fact, one action set: a stopped site server is started.
+cp -r "$T/three" "$T/stopped"
+rm "$T/stopped/jexec_www-docs_service_nginx_status"
+out=$("$fbplan" specs/bastille-three.yaml "$T/stopped" 2>&1 | grep '^# [0-9]')
+if [ "$out" = "# 1/1 start-server docs nginx" ]; then ok; else
+	ko "stopped server: got $out"; fi
+# pf.conf edited by hand on the host: the firewall is reloaded.
+cp -r "$T/three" "$T/pfedit"
+echo "pass in all" >>"$T/pfedit/cat__etc_pf.conf"
+out=$("$fbplan" specs/bastille-three.yaml "$T/pfedit" 2>&1 | grep '^# [0-9]')
+if [ "$out" = "# 1/1 load-firewall www host ports to proxy" ]; then ok; else
+	ko "edited pf.conf: got $out"; fi
+# pf.conf right but rules not loaded (pf disabled): reloaded too.
+cp -r "$T/three" "$T/pfoff"
+: >"$T/pfoff/pfctl_-sr"
+out=$("$fbplan" specs/bastille-three.yaml "$T/pfoff" 2>&1 | grep -c '^# [0-9]/[0-9] load-firewall')
+if [ "$out" = 1 ]; then ok; else ko "pf not loaded: no load-firewall"; fi
+
+# The proxy changed kind (nginx found in the Caddy jail): made again,
+# with its config written into the new jail.
+cp -r "$T/three" "$T/kind"
+cp "$T/kind/cat__usr_local_bastille_jails_www-proxy_root_usr_local_etc_caddy_Caddyfile" \
+    "$T/kind/cat__usr_local_bastille_jails_www-proxy_root_usr_local_etc_nginx_nginx.conf"
+out=$("$fbplan" specs/bastille-three.yaml "$T/kind" 2>&1 | grep '^# [0-9]' | tr '\n' ';')
+want='# 1/5 stop-server proxy caddy;# 2/5 destroy-jail proxy;# 3/5 create-jail proxy 10.17.0.2;'
+want="$want# 4/5 write-config proxy /usr/local/bastille/jails/www-proxy/root/usr/local/etc/caddy/Caddyfile;"
+want="$want# 5/5 start-server proxy caddy;"
+if [ "$out" = "$want" ]; then ok; else ko "proxy kind change: got $out"; fi
+
+# A jail.conf.d file of this spec that it no longer names: removed.
+cp -r "$T/onejail" "$T/stray"
+printf 'www-blog.conf\nwww-old.conf\nother.conf\n' >"$T/stray/ls_-1__etc_jail.conf.d_"
+echo "# Jail old of www" >"$T/stray/cat__etc_jail.conf.d_www-old.conf"
+out=$("$fbplan" specs/jail-one.yaml "$T/stray" 2>&1 | grep '^# [0-9]' | tr '\n' ';')
+if [ "$out" = "# 1/1 destroy-jail old;" ]; then ok; else ko "stray jail: got $out"; fi
+
+# Generated configs, checked by the servers themselves.
+for spec in specs/*.yaml; do
+	n=$(basename "$spec" .yaml)
+	obs=obs/fresh-bastille
+	case $n in jail-*) obs=obs/fresh-jail ;; esac
+	d=$T/conf-$n
+	mkdir -p "$d" "$d/var/deploy/logs" "$d/var/deploy/run" \
+	    "$d/var/deploy/tmp" "$d/site/current" "$d/caddy"
+	if ! "$fbplan" -c "$d" "$spec" "$obs" >/dev/null 2>"$T/e"; then
+		ko "configs $n: $(cat "$T/e")"; continue
+	fi
+	for f in "$d"/*.conf; do
+		case $f in */pf.conf) continue ;; esac
+		sed -e "s|/var/deploy|$d/var/deploy|g" \
+		    -e "s|/usr/local/etc/nginx/mime.types|/etc/nginx/mime.types|" \
+		    -e "s|/usr/local/www/site|$d/site|g" \
+		    -e 's|^user www;|user nobody nogroup;|' "$f" >"$f.t"
+		if grep -q '^# Proxy' "$f" && grep -q '^{' "$f"; then
+			sed -e "s|/var/run/caddy/caddy.sock|$d/caddy/admin.sock|" \
+			    -e "s|/var/db/caddy/data/caddy|$d/caddy/data|" \
+			    "$f" >"$f.t"
+			if HOME=$d XDG_DATA_HOME=$d/caddy XDG_CONFIG_HOME=$d/caddy \
+			    caddy validate --config "$f.t" --adapter caddyfile \
+			    >"$T/e" 2>&1; then ok; else
+				ko "caddy validate $n/$(basename "$f"):"
+				grep -i error "$T/e" | head -5
+			fi
+		elif unshare --net nginx -t -q -c "$f.t" >"$T/e" 2>&1; then ok
+		else ko "nginx -t $n/$(basename "$f"): $(cat "$T/e")"; fi
+	done
+	# pf.conf: the rules in the order pf evaluates them by section.
+	pf=$d/pf.conf
+	order=$(awk '
+		/^nat on \$ext_if from \$jail_net/ && !a { a = NR }
+		/^rdr pass on \$ext_if .* port 443 -> \$proxy port 443$/ && !b { b = NR }
+		/^block in all$/ && !c { c = NR }
+		/^pass in quick on \$ext_if inet proto tcp .* port 22 flags any keep state$/ && !e { e = NR }
+		END { print (a && a < b && b < c && c < e) ? "ordered" : "wrong " a " " b " " c " " e }' "$pf")
+	if [ "$order" = ordered ]; then ok; else ko "pf.conf $n: $order"; fi
+	if grep -q '<jails>' "$pf" && ! grep -q 'from <jails>' "$pf"; then ok
+	else ko "pf.conf $n: NAT must not rely on the <jails> table"; fi
+	anchors=$(grep -c '^rdr-anchor "rdr/\*"$\|^anchor "bastille/\*"$' "$pf")
+	case $n in
+	bastille-*) want=2 ;;
+	*) want=0 ;;
+	esac
+	if [ "$anchors" = "$want" ]; then ok; else
+		ko "pf.conf $n: $anchors Bastille anchors, want $want"; fi
+done
+
+# Bastillefiles: every line a comment or a hook Bastille 1.0 knows.
+for g in golden/bastille-*.sh; do
+	awk '/^cat > .*\/Bastillefile <</ { on = 1; next } /^DEPLOY_EOF$/ { on = 0 }
+	    on' "$g" >"$T/bf"
+	[ -s "$T/bf" ] || continue
+	bad=$(grep -v '^#' "$T/bf" | awk '{ print $1 }' | grep -vxE 'ARG|CMD|CONFIG|CP|INCLUDE|LIMITS|LINE_IN_FILE|MOUNT|PKG|RDR|RENDER|RESTART|SERVICE|SYSRC|TAGS' || true)
+	if [ -z "$bad" ]; then ok; else ko "$g: Bastillefile hooks $bad"; fi
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
