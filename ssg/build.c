@@ -264,6 +264,7 @@ load_one(size_t i, void *arg)
 	}
 	if (!b->force && (hit = srccache_by_stat(b->cache, s->key, &st, &h))) {
 		reuse(b, s, p, hit);
+		p->text_hash = h;
 		s->ok = 1;
 		srccache_put(b->cache, s->key, &st, h, p);
 		goto out;
@@ -280,7 +281,9 @@ load_one(size_t i, void *arg)
 		    text.len, st.st_mtime, &b->c, b->arena, b->d) == 0;
 	if (!s->ok)
 		goto out;
-	content_hashes(p);
+	p->text_hash = h;
+	if (p->html != NULL)
+		content_hashes(p);
 	srccache_put(b->cache, s->key, &st, h, p);
 out:
 	buf_release(&text);
@@ -528,6 +531,81 @@ plan_dirty(struct build *b, size_t threads)
 	}
 }
 
+/* Posts whose body a page about to be rendered shows. */
+static void
+need_posts(struct post *const *posts, size_t n, size_t limit)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < limit; i++)
+		posts[i]->need_html = 1;
+}
+
+static void
+mark_needed(struct build *b)
+{
+	const struct site_index *ix = &b->ix;
+	size_t i, per = (size_t)b->c.posts_per_page, feed =
+	    b->c.rss_include_full_content ? (size_t)b->c.rss_item_limit : 0;
+
+	for (i = 0; i < b->ndirty; i++) {
+		const struct page_job *j = &b->jobs[b->dirty[i].job];
+
+		switch (j->kind) {
+		case PAGE_POST:
+			ix->posts[j->arg]->need_html = 1;
+			break;
+		case PAGE_PAGE:
+			(j->arg == (size_t)-1 ? ix->home :
+			    ix->pages[j->arg])->need_html = 1;
+			break;
+		case PAGE_HOME:
+			if (b->c.index_show_full_content &&
+			    (j->arg - 1) * per < ix->nposts)
+				need_posts(ix->posts + (j->arg - 1) * per,
+				    ix->nposts - (j->arg - 1) * per, per);
+			break;
+		case PAGE_RSS:
+		case PAGE_ATOM:
+			need_posts(ix->posts, ix->nposts, feed);
+			break;
+		case PAGE_TAG_RSS:
+			need_posts(ix->tags[j->arg].posts,
+			    ix->tags[j->arg].nposts, feed);
+			break;
+		case PAGE_AUTHOR_RSS:
+			need_posts(ix->authors[j->arg].posts,
+			    ix->authors[j->arg].nposts, feed);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static void
+body_one(size_t i, void *arg)
+{
+	struct build *b = arg;
+	struct post *p = i < b->ix.nposts ? b->ix.posts[i] :
+	    i < b->ix.nposts + b->ix.npages ? b->ix.pages[i - b->ix.nposts] :
+	    b->ix.home;
+
+	if (p != NULL && p->need_html && p->html == NULL &&
+	    content_html(p, b->arena, b->d) == -1)
+		b->failed = 1;
+}
+
+/* Bodies of cached posts that pages to render show, read again from
+ * their sources. Returns -1 if one could not be (then nothing renders). */
+static int
+load_bodies(struct build *b, size_t threads)
+{
+	mark_needed(b);
+	pool_for(threads, b->ix.nposts + b->ix.npages + 1, body_one, b);
+	return b->failed ? -1 : 0;
+}
+
 static int
 copy_static(const char *path, const char *rel, const struct stat *st,
     void *arg)
@@ -703,6 +781,8 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	trace("plan");
 	plan_dirty(&b, threads);
 	st->rendered = b.ndirty;
+	if (load_bodies(&b, threads) == -1)
+		goto out;	/* nothing rendered: the old pages stay */
 	precompress_marker(&b, 0);
 	trace("fingerprint");
 	if (b.ndirty > 0) {

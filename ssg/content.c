@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,7 +339,66 @@ content_hashes(struct post *p)
 	}
 	p->sum_hash = hash64(b.ptr, b.len);
 	pair[0] = p->sum_hash;
-	pair[1] = hash64(p->html, strlen(p->html));
+	if (p->html != NULL)
+		p->body_hash = hash64(p->html, strlen(p->html));
+	pair[1] = p->body_hash;
 	p->full_hash = hash64(pair, sizeof(pair));
 	buf_release(&b);
+}
+
+/* Reads the body again and renders it; for content_html. */
+static int
+load_html(struct post *p, struct arena *a, struct diag *d)
+{
+	struct buf text = BUF_INIT;
+	struct frontmatter fm;
+	struct md_out md;
+	int rc = -1;
+
+	md_out_init(&md);
+	memset(&fm, 0, sizeof(fm));
+	if (fs_read(p->src, &text) == -1) {
+		diag_error(d, p->src, 0, "cannot read: %s", strerror(errno));
+		goto out;
+	}
+	if (hash64(text.ptr, text.len) != p->text_hash) {
+		diag_error(d, p->src, 0, "changed while the site was being "
+		    "built: build again");
+		goto out;
+	}
+	if (frontmatter_parse(&fm, text.ptr, text.len, p->src, d) == -1)
+		goto out;
+	if (p->is_html)
+		buf_add(&md.html, fm.body, fm.body_len);
+	else if (markdown_render(fm.body, fm.body_len, EXCERPT_MAX, &md) == -1) {
+		diag_error(d, p->src, fm.body_line, "Markdown could not be "
+		    "parsed");
+		goto out;
+	}
+	p->html = arena_strndup(a, md.html.ptr, md.html.len);
+	rc = 0;
+out:
+	frontmatter_release(&fm);
+	md_out_release(&md);
+	buf_release(&text);
+	return rc;
+}
+
+int
+content_html(struct post *p, struct arena *a, struct diag *d)
+{
+	int expect = 0, rc = 0;
+
+	if (atomic_load_explicit(&p->html_state, memory_order_acquire) == 2)
+		return p->html ? 0 : -1;
+	if (p->html != NULL)
+		return 0;
+	if (atomic_compare_exchange_strong(&p->html_state, &expect, 1)) {
+		rc = load_html(p, a, d);
+		atomic_store_explicit(&p->html_state, 2, memory_order_release);
+		return rc;
+	}
+	while (atomic_load_explicit(&p->html_state, memory_order_acquire) != 2)
+		sched_yield();
+	return p->html ? 0 : -1;
 }

@@ -46,7 +46,12 @@ struct post {
 	int		 dup;		/* shares its URL with another; left out */
 	int		 date_from_mtime; /* no date in the front matter */
 	int		 lastmod_given;	/* lastmod in the front matter */
-	char		*html;		/* the rendered body */
+	char		*html;		/* the rendered body; NULL when the post came
+					 * from the build cache, until content_html */
+	uint64_t	 text_hash;	/* of the source file's bytes */
+	uint64_t	 body_hash;	/* of html */
+	atomic_int	 html_state;	/* content_html: 0 none, 1 busy, 2 done */
+	int		 need_html;	/* a page to render shows the body */
 	size_t		 words;
 	char		*url;		/* from the site root, "/2025/04/07/x/" */
 	char		*out_path;	/* relative output file */
@@ -77,6 +82,13 @@ int	content_load(struct post *p, enum content_kind kind, const char *path,
 int	content_parse(struct post *p, enum content_kind kind, const char *path,
 	    const char *rel, const char *text, size_t len, time_t mtime,
 	    const struct site_config *c, struct arena *a, struct diag *d);
+/*
+ * Makes p->html from the source again when the build cache gave the post
+ * without it (only pages that are rendered need it). The file must still
+ * have the bytes it was indexed with. Strings go into a. Safe to call from
+ * several threads. Returns 0, or -1 after recording the problem in d.
+ */
+int	content_html(struct post *p, struct arena *a, struct diag *d);
 /* Hashes of what lists show of a post (title, URL, dates, author,
  * description, excerpt, image, tags) and of all of it (also the body),
  * for fingerprints. */

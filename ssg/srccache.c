@@ -12,7 +12,7 @@
 #include "hash.h"
 #include "mem.h"
 
-#define CACHE_MAGIC	"SSGSRC\0\4"
+#define CACHE_MAGIC	"SSGSRC\0\5"
 #ifndef SSG_VERSION
 #define SSG_VERSION	"0.1"
 #endif
@@ -90,12 +90,14 @@ put_post(struct buf *b, const struct post *p)
 	put_u64(b, (uint64_t)p->draft | (uint64_t)p->secondary << 1 |
 	    (uint64_t)p->is_html << 2 | (uint64_t)p->date_from_mtime << 3 |
 	    (uint64_t)p->lastmod_given << 4);
-	put_str(b, p->html);
+	/* no body: a page that shows it is rendered again from the source
+	 * (content_html), which keeps this file small to read and write */
 	put_u64(b, p->words);
 	put_str(b, p->url);
 	put_str(b, p->out_path);
 	put_u64(b, p->sum_hash);
 	put_u64(b, p->full_hash);
+	put_u64(b, p->body_hash);
 }
 
 /* --- reading, every step bounds-checked --- */
@@ -179,14 +181,15 @@ get_post(struct reader *r, struct post *p)
 	p->is_html = (flags >> 2) & 1;
 	p->date_from_mtime = (flags >> 3) & 1;
 	p->lastmod_given = (flags >> 4) & 1;
-	p->html = get_str(r);
+	p->html = NULL;
 	p->words = get_u64(r);
 	p->url = get_str(r);
 	p->out_path = get_str(r);
 	p->sum_hash = get_u64(r);
 	p->full_hash = get_u64(r);
+	p->body_hash = get_u64(r);
 	if (!r->bad && (p->title == NULL || p->slug == NULL ||
-	    p->html == NULL || p->url == NULL || p->out_path == NULL ||
+	    p->url == NULL || p->out_path == NULL ||
 	    p->excerpt == NULL))
 		r->bad = 1;
 }
@@ -263,6 +266,7 @@ load(struct srccache *c, const char *path, struct diag *d)
 		e->ino = get_u64(&r);
 		e->hash = get_u64(&r);
 		get_post(&r, &e->post);
+		e->post.text_hash = e->hash;
 		if (e->rel == NULL)
 			r.bad = 1;
 	}

@@ -46,7 +46,7 @@ POST
 }
 
 step() {
-	op=$(rnd 17)
+	op=$(rnd 19)
 	f=$(pick "$S/posts")
 	case $op in
 	0|1) new_post "$S/posts/post-$1.md" "Post number $1" ;;
@@ -70,6 +70,10 @@ step() {
 	    else printf 'enable_author_pages: true\nenable_author_rss: true\nshow_authors_menu_threshold: 1\n' >>"$S/site.yaml"; fi ;;
 	14) [ -n "$f" ] && sed -i '/^author_name:/d' "$S/posts/$f" && sed -i "0,/^title:/s//author_name: Writer $(rnd 3)\ntitle:/" "$S/posts/$f" ;;
 	15) sed -i '/^related_posts_count:/d' "$S/site.yaml"; echo "related_posts_count: $(rnd 4)" >>"$S/site.yaml" ;;
+	17) if grep -q '^index_show_full_content: true' "$S/site.yaml"; then sed -i '/^index_show_full_content:/d' "$S/site.yaml"
+	    else echo "index_show_full_content: true" >>"$S/site.yaml"; fi ;;
+	18) if grep -q '^rss_include_full_content: true' "$S/site.yaml"; then sed -i '/^rss_include_full_content:/d' "$S/site.yaml"
+	    else echo "rss_include_full_content: true" >>"$S/site.yaml"; fi ;;
 	16) if grep -q '^precompress_assets: true' "$S/site.yaml"; then sed -i '/^precompress_assets:/d' "$S/site.yaml"
 	    else echo "precompress_assets: true" >>"$S/site.yaml"; fi ;;
 	esac
