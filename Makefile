@@ -23,8 +23,8 @@ LIBSSG_OBJS = \
 	ssg/datetime.o ssg/diag.o ssg/escape.o ssg/feed.o ssg/frontmatter.o \
 	ssg/fsutil.o ssg/gitinfo.o ssg/hash.o ssg/locale.o ssg/markdown.o ssg/mem.o \
 	ssg/output.o ssg/pool.o ssg/render.o ssg/render_fp.o ssg/render_list.o ssg/related.o ssg/serve.o ssg/siteindex.o \
-	ssg/slug.o ssg/template.o ssg/theme.o ssg/utf8.o ssg/value.o \
-	ssg/yamldoc.o ssg/cmd_write.o ssg/backup.o ssg/cmd_backup.o ssg/watch.o ssg/import_bssg.o ssg/cmd_import.o
+	ssg/slug.o ssg/template.o ssg/template_compile.o ssg/theme.o ssg/utf8.o ssg/value.o \
+	ssg/yamldoc.o ssg/cmd_write.o ssg/cmd_list.o ssg/backup.o ssg/cmd_backup.o ssg/watch.o ssg/import_bssg.o ssg/import_bssg_yaml.o ssg/cmd_import.o
 
 # The deployer, module by module; it links libssg to build sites.
 DEPLOY_OBJS = \

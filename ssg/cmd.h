@@ -29,6 +29,7 @@ int	cmd_new(struct cli *, int, char **);
 int	cmd_edit(struct cli *, int, char **);
 int	cmd_delete(struct cli *, int, char **);
 int	cmd_publish(struct cli *, int, char **);
+/* Listing (cmd_list.c). */
 int	cmd_list(struct cli *, int, char **);
 int	cmd_tags(struct cli *, int, char **);
 int	cmd_drafts(struct cli *, int, char **);
@@ -58,11 +59,25 @@ int	cmd_parse_build_args(struct cli *cli, int argc, char **argv,
 int	cmd_run_build(struct cli *cli, struct build_opts *o,
 	    struct build_stats *st);
 
+/* The helpers below are in cmd_site.c. */
+
 /* Prints a command's usage on stderr; returns 2. */
 int	cmd_bad_usage(const char *usage_text);
 /* Parses commands that take only -C DIR and --help. Returns 0, 1 after
  * printing --help, or 2 after printing the usage for bad usage. */
 int	cmd_simple_args(struct cli *cli, int argc, char **argv,
 	    const char *usage_text);
+/* The same for -C DIR, --help, with quiet also -q, and exactly nargs
+ * operands, left at argv[optind]. */
+int	cmd_site_args(struct cli *cli, int argc, char **argv,
+	    const char *usage_text, int quiet, int nargs);
+
+struct site_config;
+
+/* Reads the site folder's site.yaml into c, printing its problems; with
+ * use_tz, dates are then shown in the site's time zone (a warning when
+ * it is unknown). c is initialised either way: the caller releases it.
+ * Returns 0, or -1 when site.yaml has errors. */
+int	cmd_load_config(struct cli *cli, struct site_config *c, int use_tz);
 
 #endif

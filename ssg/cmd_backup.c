@@ -38,46 +38,6 @@ static const char restore_usage[] =
     "      --no-config      leave site.yaml as it is\n"
     "  -h, --help           this help\n";
 
-static int
-load_config(struct cli *cli, struct site_config *c)
-{
-	struct diag *d = diag_new();
-	char *path = path_join(cli->site_dir, "site.yaml");
-	int rc;
-
-	config_init(c);
-	rc = config_load(c, path, 1, d);
-	cli_print_diag(cli, d, 0);
-	diag_free(d);
-	free(path);
-	return rc;
-}
-
-static int
-parse_quiet_args(struct cli *cli, int argc, char **argv, const char *usage_text)
-{
-	static const struct option opts[] = {
-		{ "site", required_argument, NULL, 'C' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int ch;
-
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "C:qh", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'C': cli->site_dir = optarg; break;
-		case 'q': cli->quiet = 1; break;
-		case 'h': fputs(usage_text, stdout); return 1;
-		default: return cmd_bad_usage(usage_text);
-		}
-	}
-	if (optind != argc)
-		return cmd_bad_usage(usage_text);
-	return 0;
-}
-
 int
 cmd_backup(struct cli *cli, int argc, char **argv)
 {
@@ -86,9 +46,9 @@ cmd_backup(struct cli *cli, int argc, char **argv)
 	char *id;
 	int rc;
 
-	if ((rc = parse_quiet_args(cli, argc, argv, backup_usage)) != 0)
+	if ((rc = cmd_site_args(cli, argc, argv, backup_usage, 1, 0)) != 0)
 		return rc == 1 ? 0 : rc;
-	if (load_config(cli, &c) == -1) {
+	if (cmd_load_config(cli, &c, 0) == -1) {
 		config_release(&c);
 		return 1;
 	}
@@ -193,7 +153,7 @@ cmd_restore(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	config_release(&c);
-	if (load_config(cli, &c) == -1)
+	if (cmd_load_config(cli, &c, 0) == -1)
 		goto out;
 	/* the state before, so that a restore can be undone */
 	if ((id = backup_create(cli->site_dir, &c, d)) == NULL) {

@@ -12,7 +12,6 @@
 #include "cli.h"
 #include "cmd.h"
 #include "config.h"
-#include "diag.h"
 #include "fsutil.h"
 
 static const char check_usage[] =
@@ -48,8 +47,7 @@ cmd_check(struct cli *cli, int argc, char **argv)
 	};
 	struct extlink_opts eo;
 	struct site_config c;
-	struct diag *d;
-	char *path, *out, *cache = NULL, *end;
+	char *out, *cache = NULL, *end;
 	size_t problems, pages, links, ext_problems, cached;
 	long v;
 	int ch, rc, external = 0, no_cache = 0;
@@ -75,11 +73,7 @@ cmd_check(struct cli *cli, int argc, char **argv)
 	}
 	if (optind != argc)
 		return cmd_bad_usage(check_usage);
-	d = diag_new();
-	path = path_join(cli->site_dir, "site.yaml");
-	config_init(&c);
-	rc = config_load(&c, path, 1, d);
-	cli_print_diag(cli, d, 0);
+	rc = cmd_load_config(cli, &c, 0);
 	out = path_join(cli->site_dir, c.output_dir);
 	if (!fs_is_dir(out)) {
 		cli_error(cli, "%s: no built site here (run ssg build first)",
@@ -113,8 +107,6 @@ cmd_check(struct cli *cli, int argc, char **argv)
 done:
 	free(cache);
 	free(out);
-	free(path);
 	config_release(&c);
-	diag_free(d);
 	return rc == 0 ? 0 : 1;
 }

@@ -1,9 +1,8 @@
 /*
- * Commands for writing: init, new, edit, delete, publish, list, tags and
- * drafts. They read and write source files only; building is left to
- * ssg_build (through cmd_run_build).
+ * Commands for writing: init, new, edit, delete and publish. They read
+ * and write source files only; building is left to ssg_build (through
+ * cmd_run_build).
  */
-#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <dirent.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "escape.h"
 #include "build.h"
 #include "cli.h"
 #include "cmd.h"
@@ -88,67 +88,7 @@ static const char publish_usage[] =
     "Moves a draft into posts/ dated now: the date, lastmod and the file\n"
     "name's date prefix are set to the current time and draft: is removed.\n";
 
-static const char list_usage[] =
-    "usage: ssg list [-C DIR]\n"
-    "\n"
-    "Lists the posts, newest first: date, title, tags and file. Aligned\n"
-    "on a terminal, tab-separated otherwise.\n";
-
-static const char tags_usage[] =
-    "usage: ssg tags [-C DIR] [-n]\n"
-    "\n"
-    "Lists the tags of the posts with their number of posts, by name\n"
-    "(with -n, by count).\n"
-    "\n"
-    "  -n, --by-count       sort by number of posts, most first\n"
-    "  -h, --help           this help\n";
-
-static const char drafts_usage[] =
-    "usage: ssg drafts [-C DIR]\n"
-    "\n"
-    "Lists the drafts: files in drafts/ and posts with draft: true.\n";
-
-/* A site's settings, read the same way by every command here. */
-static int
-load_config(struct cli *cli, struct site_config *c)
-{
-	struct diag *d = diag_new();
-	char *path = path_join(cli->site_dir, "site.yaml");
-	int rc;
-
-	config_init(c);
-	rc = config_load(c, path, 1, d);
-	cli_print_diag(cli, d, 0);
-	if (rc == 0 && dt_set_timezone(c->timezone) == -1)
-		fprintf(stderr, "ssg: warning: unknown time zone '%s', using "
-		    "UTC\n", c->timezone);
-	diag_free(d);
-	free(path);
-	return rc;
-}
-
 /* s as a YAML double-quoted scalar: any title survives the round trip. */
-static void
-yaml_quote(struct buf *out, const char *s)
-{
-	buf_addc(out, '"');
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			buf_printf(out, "\\%c", ch);
-		else if (ch == '\n')
-			buf_adds(out, "\\n");
-		else if (ch == '\t')
-			buf_adds(out, "\\t");
-		else if (ch < 0x20 || ch == 0x7f)
-			buf_printf(out, "\\x%02x", ch);
-		else
-			buf_addc(out, ch);
-	}
-	buf_addc(out, '"');
-}
-
 static void
 now_text(struct buf *out, time_t now)
 {
@@ -413,6 +353,22 @@ find_source(struct cli *cli, const struct site_config *c, const char *name)
 	return NULL;
 }
 
+/* Reads the site's settings into c (release it either way) and finds the
+ * source name names, saying "no such <what>" when there is none. Returns
+ * the path (caller frees) or NULL. */
+static char *
+load_source(struct cli *cli, struct site_config *c, const char *name,
+    const char *what)
+{
+	char *path;
+
+	if (cmd_load_config(cli, c, 1) == -1)
+		return NULL;
+	if ((path = find_source(cli, c, name)) == NULL)
+		cli_error(cli, "%s: no such %s", name, what);
+	return path;
+}
+
 /* 11 if the file name starts with BSSG's "YYYY-MM-DD-" prefix, else 0. */
 static size_t
 date_prefix_len(const char *base)
@@ -647,7 +603,7 @@ cmd_new(struct cli *cli, int argc, char **argv)
 		fprintf(stderr, "ssg: the title is empty\n");
 		return cmd_bad_usage(new_usage);
 	}
-	if (load_config(cli, &c) == -1)
+	if (cmd_load_config(cli, &c, 1) == -1)
 		goto out;
 	if (file == NULL && !use_stdin && !edit) {
 		if (isatty(STDIN_FILENO))
@@ -674,14 +630,14 @@ cmd_new(struct cli *cli, int argc, char **argv)
 	path = free_name(dir, prefix.ptr, s.ptr, html ? "html" : "md", &used);
 
 	buf_adds(&text, "---\ntitle: ");
-	yaml_quote(&text, title);
+	esc_yaml(&text, title, strlen(title));
 	buf_adds(&text, "\ndate: ");
 	now_text(&text, now);
 	buf_adds(&text, "\nlastmod: ");
 	now_text(&text, now);
 	if (is_post) {
 		buf_adds(&text, "\ntags: ");
-		yaml_quote(&text, tags ? tags : "");
+		esc_yaml(&text, tags ? tags : "", tags ? strlen(tags) : 0);
 	}
 	buf_adds(&text, "\nslug: ");
 	buf_adds(&text, used);
@@ -771,12 +727,8 @@ cmd_edit(struct cli *cli, int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		return cmd_bad_usage(edit_usage);
-	if (load_config(cli, &c) == -1)
+	if ((path = load_source(cli, &c, argv[optind], "post, page or draft")) == NULL)
 		goto out;
-	if ((path = find_source(cli, &c, argv[optind])) == NULL) {
-		cli_error(cli, "%s: no such post, page or draft", argv[optind]);
-		goto out;
-	}
 	before = file_title(path);
 	if (run_editor(cli, path) != 0)
 		goto out;
@@ -847,12 +799,8 @@ cmd_delete(struct cli *cli, int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		return cmd_bad_usage(delete_usage);
-	if (load_config(cli, &c) == -1)
+	if ((path = load_source(cli, &c, argv[optind], "post, page or draft")) == NULL)
 		goto out;
-	if ((path = find_source(cli, &c, argv[optind])) == NULL) {
-		cli_error(cli, "%s: no such post, page or draft", argv[optind]);
-		goto out;
-	}
 	if (!force) {
 		if (!isatty(STDIN_FILENO)) {
 			cli_error(cli, "refusing to delete %s without asking: "
@@ -891,32 +839,11 @@ cmd_publish(struct cli *cli, int argc, char **argv)
 	time_t now = time(NULL);
 	int rc;
 
-	optind = 1;
-	{
-		static const struct option opts[] = {
-			{ "site", required_argument, NULL, 'C' },
-			{ "help", no_argument, NULL, 'h' },
-			{ NULL, 0, NULL, 0 }
-		};
-		int ch;
-
-		while ((ch = getopt_long(argc, argv, "C:h", opts, NULL)) != -1) {
-			switch (ch) {
-			case 'C': cli->site_dir = optarg; break;
-			case 'h': fputs(publish_usage, stdout); return 0;
-			default: return cmd_bad_usage(publish_usage);
-			}
-		}
-	}
-	if (argc - optind != 1)
-		return cmd_bad_usage(publish_usage);
+	if ((rc = cmd_site_args(cli, argc, argv, publish_usage, 0, 1)) != 0)
+		return rc == 1 ? 0 : rc;
 	rc = 1;
-	if (load_config(cli, &c) == -1)
+	if ((path = load_source(cli, &c, argv[optind], "draft")) == NULL)
 		goto out;
-	if ((path = find_source(cli, &c, argv[optind])) == NULL) {
-		cli_error(cli, "%s: no such draft", argv[optind]);
-		goto out;
-	}
 	if (fs_read(path, &text) == -1) {
 		cli_error(cli, "%s: %s", path, strerror(errno));
 		goto out;
@@ -950,308 +877,5 @@ out:
 	free(stem);
 	free(dir);
 	free(npath);
-	return rc;
-}
-
-/* ---- list, tags, drafts ---- */
-
-struct table {
-	char	**cells;
-	size_t	 ncols, nrows, cap;
-};
-
-static void
-table_add(struct table *t, const char *const *row)
-{
-	size_t i;
-	char *p;
-
-	xgrow((void **)&t->cells, &t->cap, (t->nrows + 1) * t->ncols,
-	    sizeof(char *));
-
-	for (i = 0; i < t->ncols; i++) {
-		p = xstrdup(row[i] ? row[i] : "");
-		t->cells[t->nrows * t->ncols + i] = p;
-		/* one cell, one line, no tab: the piped form stays parseable */
-		for (; *p; p++)
-			if (*p == '\t' || *p == '\n' || *p == '\r')
-				*p = ' ';
-	}
-	t->nrows++;
-}
-
-/* Display width: UTF-8 code points (close enough for titles). */
-static size_t
-text_width(const char *s)
-{
-	size_t w = 0;
-
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
-	return w;
-}
-
-/* Aligned columns with a header on a terminal; tabs and no header when
- * piped, for other programs. */
-static void
-table_print(struct table *t, const char *const *head, int tty)
-{
-	size_t *w = xcalloc(t->ncols, sizeof(*w)), i, j, n;
-	const char *cell;
-
-	for (j = 0; j < t->ncols; j++)
-		w[j] = text_width(head[j]);
-	for (i = 0; i < t->nrows; i++)
-		for (j = 0; j < t->ncols; j++)
-			if ((n = text_width(t->cells[i * t->ncols + j])) > w[j])
-				w[j] = n;
-	for (i = tty ? 0 : 1; i <= t->nrows; i++) {
-		for (j = 0; j < t->ncols; j++) {
-			cell = i == 0 ? head[j] : t->cells[(i - 1) * t->ncols + j];
-			if (!tty) {
-				printf("%s%s", cell, j + 1 < t->ncols ? "\t" : "");
-				continue;
-			}
-			if (j + 1 < t->ncols)
-				printf("%s%*s  ", cell,
-				    (int)(w[j] - text_width(cell)), "");
-			else
-				printf("%s", cell);
-		}
-		printf("\n");
-	}
-	for (i = 0; i < t->nrows * t->ncols; i++)
-		free(t->cells[i]);
-	free(t->cells);
-	free(w);
-}
-
-struct loaded {
-	struct post	*posts;
-	size_t		 n, cap;
-	struct arena	*arena;
-	const struct site_config *c;
-	struct diag	*d;
-	int		 in_drafts;
-};
-
-static int
-load_one(const char *path, const char *rel, const struct stat *st, void *arg)
-{
-	struct loaded *l = arg;
-	struct post p;
-
-	(void)st;
-	if (!content_is_source(path))
-		return 0;
-	if (content_load(&p, CONTENT_POST, path, rel, l->c, l->arena,
-	    l->d) == -1)
-		return 0;
-	if (l->in_drafts)
-		p.draft = 1;
-	xgrow((void **)&l->posts, &l->cap, l->n + 1, sizeof(p));
-	l->posts[l->n++] = p;
-	return 0;
-}
-
-static int
-by_date_desc(const void *a, const void *b)
-{
-	const struct post *x = a, *y = b;
-
-	if (x->date != y->date)
-		return x->date < y->date ? 1 : -1;
-	return strcmp(x->src, y->src);
-}
-
-/* Loads the posts (and the drafts folder with drafts set), newest first;
- * problems are printed. */
-static void
-load_posts(struct cli *cli, const struct site_config *c, struct loaded *l,
-    int drafts)
-{
-	char *dir;
-
-	memset(l, 0, sizeof(*l));
-	l->arena = arena_new();
-	l->c = c;
-	l->d = diag_new();
-	dir = path_join(cli->site_dir, c->posts_dir);
-	fs_walk(dir, load_one, l);
-	free(dir);
-	if (drafts) {
-		l->in_drafts = 1;
-		dir = path_join(cli->site_dir, c->drafts_dir);
-		fs_walk(dir, load_one, l);
-		free(dir);
-	}
-	cli_print_diag(cli, l->d, 0);
-	if (l->n)
-		qsort(l->posts, l->n, sizeof(*l->posts), by_date_desc);
-}
-
-static void
-free_posts(struct loaded *l)
-{
-	free(l->posts);
-	arena_free(l->arena);
-	diag_free(l->d);
-}
-
-static void
-tags_text(struct buf *out, const struct post *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->ntags; i++)
-		buf_printf(out, "%s%s", i ? ", " : "", p->tags[i].name);
-}
-
-/* list and drafts: one row per post. */
-static int
-list_posts(struct cli *cli, int argc, char **argv, const char *usage_text,
-    int drafts)
-{
-	static const char *const head[] = { "DATE", "TITLE", "TAGS", "FILE" };
-	struct site_config c;
-	struct loaded l;
-	struct table t = { NULL, 4, 0, 0 };
-	struct buf date = BUF_INIT, tags = BUF_INIT;
-	const char *row[4];
-	size_t i;
-	int rc;
-
-	if ((rc = cmd_simple_args(cli, argc, argv, usage_text)) != 0)
-		return rc == 1 ? 0 : rc;
-	if (load_config(cli, &c) == -1) {
-		config_release(&c);
-		return 1;
-	}
-	load_posts(cli, &c, &l, drafts);
-	for (i = 0; i < l.n; i++) {
-		if (l.posts[i].draft != drafts)
-			continue;
-		buf_clear(&date);
-		buf_clear(&tags);
-		dt_format(&date, l.posts[i].date, "%Y-%m-%d %H:%M", 0);
-		tags_text(&tags, &l.posts[i]);
-		row[0] = date.ptr;
-		row[1] = l.posts[i].title;
-		row[2] = tags.ptr;
-		row[3] = l.posts[i].src;
-		table_add(&t, row);
-	}
-	table_print(&t, head, isatty(STDOUT_FILENO));
-	rc = diag_count(l.d, DIAG_ERROR) ? 1 : 0;
-	free_posts(&l);
-	buf_release(&date);
-	buf_release(&tags);
-	config_release(&c);
-	return rc;
-}
-
-int
-cmd_list(struct cli *cli, int argc, char **argv)
-{
-	return list_posts(cli, argc, argv, list_usage, 0);
-}
-
-int
-cmd_drafts(struct cli *cli, int argc, char **argv)
-{
-	return list_posts(cli, argc, argv, drafts_usage, 1);
-}
-
-struct tag_count {
-	const char	*name, *slug;
-	size_t		 n;
-};
-
-static int
-tag_by_name(const void *a, const void *b)
-{
-	const struct tag_count *x = a, *y = b;
-
-	return strcmp(x->slug, y->slug);
-}
-
-static int
-tag_by_count(const void *a, const void *b)
-{
-	const struct tag_count *x = a, *y = b;
-
-	if (x->n != y->n)
-		return x->n < y->n ? 1 : -1;
-	return strcmp(x->slug, y->slug);
-}
-
-int
-cmd_tags(struct cli *cli, int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "site", required_argument, NULL, 'C' },
-		{ "by-count", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	static const char *const head[] = { "TAG", "POSTS" };
-	struct site_config c;
-	struct loaded l;
-	struct table t = { NULL, 2, 0, 0 };
-	struct tag_count *tc = NULL;
-	const char *row[2];
-	char num[32];
-	size_t i, j, k, ntc = 0, cap = 0;
-	int ch, by_count = 0, rc;
-
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "C:nh", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'C': cli->site_dir = optarg; break;
-		case 'n': by_count = 1; break;
-		case 'h': fputs(tags_usage, stdout); return 0;
-		default: return cmd_bad_usage(tags_usage);
-		}
-	}
-	if (optind != argc)
-		return cmd_bad_usage(tags_usage);
-	if (load_config(cli, &c) == -1) {
-		config_release(&c);
-		return 1;
-	}
-	load_posts(cli, &c, &l, 0);
-	for (i = 0; i < l.n; i++) {
-		if (l.posts[i].draft)
-			continue;
-		for (j = 0; j < l.posts[i].ntags; j++) {
-			const struct tag_ref *tr = &l.posts[i].tags[j];
-
-			for (k = 0; k < ntc; k++)
-				if (strcmp(tc[k].slug, tr->slug) == 0)
-					break;
-			if (k == ntc) {
-				xgrow((void **)&tc, &cap, ntc + 1, sizeof(*tc));
-				tc[ntc].name = tr->name;
-				tc[ntc].slug = tr->slug;
-				tc[ntc++].n = 0;
-			}
-			tc[k].n++;
-		}
-	}
-	if (ntc)
-		qsort(tc, ntc, sizeof(*tc), by_count ? tag_by_count :
-		    tag_by_name);
-	for (k = 0; k < ntc; k++) {
-		snprintf(num, sizeof(num), "%zu", tc[k].n);
-		row[0] = tc[k].name;
-		row[1] = num;
-		table_add(&t, row);
-	}
-	table_print(&t, head, isatty(STDOUT_FILENO));
-	rc = diag_count(l.d, DIAG_ERROR) ? 1 : 0;
-	free(tc);
-	free_posts(&l);
-	config_release(&c);
 	return rc;
 }

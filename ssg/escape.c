@@ -119,3 +119,27 @@ esc_shell(struct buf *out, const char *s, size_t n)
 	}
 	buf_addc(out, '\'');
 }
+
+void
+esc_yaml(struct buf *out, const char *s, size_t n)
+{
+	size_t i;
+	unsigned char c;
+
+	buf_addc(out, '"');
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)s[i];
+		if (c == '"' || c == '\\') {
+			buf_addc(out, '\\');
+			buf_addc(out, c);
+		} else if (c == '\n')
+			buf_adds(out, "\\n");
+		else if (c == '\t')
+			buf_adds(out, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			buf_printf(out, "\\x%02x", c);
+		else
+			buf_addc(out, c);
+	}
+	buf_addc(out, '"');
+}

@@ -21,6 +21,9 @@ void	esc_json(struct buf *out, const char *s, size_t n);
 /* A URL path or query component: everything but unreserved characters and
  * '/' is percent-encoded. */
 void	esc_url(struct buf *out, const char *s, size_t n);
+/* A YAML double-quoted scalar, with its quotes: " and \ escaped, control
+ * characters as \n, \t or \xHH. */
+void	esc_yaml(struct buf *out, const char *s, size_t n);
 /* A POSIX shell word in single quotes. */
 void	esc_shell(struct buf *out, const char *s, size_t n);
 

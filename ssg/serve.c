@@ -124,49 +124,71 @@ error_banner(struct buf *out, const char *error)
 	buf_adds(out, "</pre></div>\n");
 }
 
+/* The live parts of a page: the failed build's banner, if any, and the
+ * reload script. */
+static void
+live_parts(struct server *s, struct buf *out)
+{
+	pthread_mutex_lock(&s->lock);
+	if (s->error != NULL)
+		error_banner(out, s->error);
+	pthread_mutex_unlock(&s->lock);
+	buf_adds(out, reload_script);
+}
+
+/* Queues r, never to be cached, and drops this reference to it. */
+static enum MHD_Result
+queue(struct MHD_Connection *c, unsigned int status, struct MHD_Response *r,
+    const char *type, int nosniff)
+{
+	enum MHD_Result ret;
+
+	MHD_add_response_header(r, "Content-Type", type);
+	MHD_add_response_header(r, "Cache-Control", "no-cache");
+	if (nosniff)
+		MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* Sends a page made in memory; takes page's text over. */
+static enum MHD_Result
+send_page(struct MHD_Connection *c, unsigned int status, struct buf *page,
+    const char *type, int nosniff)
+{
+	struct MHD_Response *r;
+	size_t len = page->len;
+	char *text = buf_detach(page, NULL);
+
+	r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+	if (r == NULL) {
+		free(text);
+		return MHD_NO;
+	}
+	return queue(c, status, r, type, nosniff);
+}
+
 /* The page with the script (and banner) before its last </body>. */
 static enum MHD_Result
 send_live_html(struct server *s, struct MHD_Connection *c, const char *path,
     unsigned int status)
 {
-	struct MHD_Response *r;
-	struct buf page = BUF_INIT, add = BUF_INIT;
-	enum MHD_Result ret;
+	struct buf page = BUF_INIT, out = BUF_INIT;
 	const char *p, *at = NULL;
 	size_t len;
 
 	if (fs_read(path, &page) == -1)
 		return MHD_NO;
-	pthread_mutex_lock(&s->lock);
-	if (s->error != NULL)
-		error_banner(&add, s->error);
-	pthread_mutex_unlock(&s->lock);
-	buf_adds(&add, reload_script);
 	for (p = page.ptr; (p = strchr(p, '<')) != NULL; p++)
 		if (strncasecmp(p, "</body", 6) == 0)
 			at = p;
 	len = at ? (size_t)(at - page.ptr) : page.len;
-	{
-		struct buf out = BUF_INIT;
-
-		buf_add(&out, page.ptr, len);
-		buf_add(&out, add.ptr, add.len);
-		buf_add(&out, page.ptr + len, page.len - len);
-		buf_release(&page);
-		page = out;
-	}
-	buf_release(&add);
-	len = page.len;
-	r = MHD_create_response_from_buffer(len, buf_detach(&page, NULL),
-	    MHD_RESPMEM_MUST_FREE);
-	if (r == NULL)
-		return MHD_NO;
-	MHD_add_response_header(r, "Content-Type", mime_type(path));
-	MHD_add_response_header(r, "Cache-Control", "no-cache");
-	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-	ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
-	return ret;
+	buf_add(&out, page.ptr, len);
+	live_parts(s, &out);
+	buf_add(&out, page.ptr + len, page.len - len);
+	buf_release(&page);
+	return send_page(c, status, &out, mime_type(path), 1);
 }
 
 /* No page to show (nothing built yet): the build's problems alone, and
@@ -174,29 +196,13 @@ send_live_html(struct server *s, struct MHD_Connection *c, const char *path,
 static enum MHD_Result
 send_bare_page(struct server *s, struct MHD_Connection *c, unsigned int status)
 {
-	struct MHD_Response *r;
 	struct buf page = BUF_INIT;
-	enum MHD_Result ret;
-	size_t len;
 
 	buf_adds(&page, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
 	    "<title>Not found</title></head><body><h1>Not found</h1>\n");
-	pthread_mutex_lock(&s->lock);
-	if (s->error != NULL)
-		error_banner(&page, s->error);
-	pthread_mutex_unlock(&s->lock);
-	buf_adds(&page, reload_script);
+	live_parts(s, &page);
 	buf_adds(&page, "</body></html>\n");
-	len = page.len;
-	r = MHD_create_response_from_buffer(len, buf_detach(&page, NULL),
-	    MHD_RESPMEM_MUST_FREE);
-	if (r == NULL)
-		return MHD_NO;
-	MHD_add_response_header(r, "Content-Type", "text/html; charset=utf-8");
-	MHD_add_response_header(r, "Cache-Control", "no-cache");
-	ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
-	return ret;
+	return send_page(c, status, &page, "text/html; charset=utf-8", 0);
 }
 
 /* Streams "reload" events; a comment now and then keeps it open. */
@@ -240,7 +246,6 @@ send_events(struct server *s, struct MHD_Connection *c)
 {
 	struct MHD_Response *r;
 	struct stream *st = xcalloc(1, sizeof(*st));
-	enum MHD_Result ret;
 
 	st->s = s;
 	pthread_mutex_lock(&s->lock);
@@ -252,11 +257,7 @@ send_events(struct server *s, struct MHD_Connection *c)
 		free(st);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, "Content-Type", "text/event-stream");
-	MHD_add_response_header(r, "Cache-Control", "no-cache");
-	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
-	MHD_destroy_response(r);
-	return ret;
+	return queue(c, MHD_HTTP_OK, r, "text/event-stream", 0);
 }
 
 static enum MHD_Result
@@ -265,7 +266,6 @@ send_file(struct server *s, struct MHD_Connection *c, const char *path,
 {
 	struct MHD_Response *r;
 	struct stat st;
-	enum MHD_Result ret;
 	int fd;
 
 	if (s->live && strncmp(mime_type(path), "text/html", 9) == 0)
@@ -281,12 +281,7 @@ send_file(struct server *s, struct MHD_Connection *c, const char *path,
 		close(fd);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, "Content-Type", mime_type(path));
-	MHD_add_response_header(r, "Cache-Control", "no-cache");
-	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-	ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
-	return ret;
+	return queue(c, status, r, mime_type(path), 1);
 }
 
 static enum MHD_Result

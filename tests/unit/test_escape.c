@@ -26,5 +26,6 @@ main(void)
 	is_esc(esc_json, "\x01", "\\u0001", "json control");
 	is_esc(esc_url, "a b/ü?&", "a%20b/%C3%BC%3F%26", "url");
 	is_esc(esc_shell, "it's", "'it'\\''s'", "shell");
+	is_esc(esc_yaml, "a: \"b\" \\ c\n\x01", "\"a: \\\"b\\\" \\\\ c\\n\\x01\"", "yaml");
 	return tap_done();
 }
