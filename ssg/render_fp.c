@@ -131,9 +131,10 @@ render_fingerprint(const struct render *r, const struct page_job *j)
 	size_t i, k, per, first, n;
 	uint64_t fp;
 
+	/* Not j->arg: a position in a list, which moves when a post is
+	 * added; the URL and path name the page. */
 	fp_u64(&b, r->fp_base);
 	fp_u64(&b, (uint64_t)j->kind);
-	fp_u64(&b, j->arg);
 	fp_str(&b, j->url);
 	fp_str(&b, j->out_path);
 	switch (j->kind) {
