@@ -104,6 +104,11 @@ run: deps all
 check: deps-test all $(UNIT_TESTS) $(TEST_PROGRAMS)
 	sh tests/run.sh
 
+# ssg against Hugo on generated corpora of 1,000 and 10,000 posts
+# (tests/bench/README.md); BENCH_ARGS=--quick for a short run.
+bench: deps all
+	sh tests/bench/run.sh $(BENCH_ARGS)
+
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
@@ -125,4 +130,4 @@ clean:
 		tests/deploy/freebsd/*.o tests/deploy/freebsd/*.d \
 		$(UNIT_TESTS) $(TEST_PROGRAMS)
 
-.PHONY: all deps deps-test run check install clean
+.PHONY: all deps deps-test run check bench install clean
