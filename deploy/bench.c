@@ -2,11 +2,16 @@
 #include "bench.h"
 
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +47,18 @@ struct run {
 	int		 seconds;
 };
 
+/* A run is killed when it has not ended this long after its time. */
+#define WRK_GRACE	20
+
+/* The stock nginx of one bench, in a namespace of its own. */
+struct stock {
+	char		 ns[96];	/* "" when not created */
+	char		 veth[16];
+	char		 addr[16];
+	char		*dir;		/* config, pid file, logs */
+	pid_t		 pid;		/* its master, our child */
+};
+
 static int
 write_file(const char *path, const char *text)
 {
@@ -58,7 +75,8 @@ static int
 run_wrk(struct driver *drv, const struct run *r, struct buf *out)
 {
 	char conns[16], dur[16], hdr[300];
-	int fds[2], st;
+	int fds[2], st, killed = 0;
+	time_t deadline;
 	pid_t pid;
 	ssize_t n;
 	char chunk[4096];
@@ -115,11 +133,32 @@ run_wrk(struct driver *drv, const struct run *r, struct buf *out)
 		_exit(127);
 	}
 	close(fds[1]);
-	while ((n = read(fds[0], chunk, sizeof(chunk))) > 0)
-		buf_add(out, chunk, (size_t)n);
+	deadline = time(NULL) + r->seconds + WRK_GRACE;
+	for (;;) {
+		struct pollfd pfd = { fds[0], POLLIN, 0 };
+		time_t left = deadline - time(NULL);
+
+		if (left <= 0) {
+			kill(pid, SIGKILL);
+			buf_printf(out, "\n(killed: still running %d s after "
+			    "its time)\n", WRK_GRACE);
+			killed = 1;
+			break;
+		}
+		if (poll(&pfd, 1, (int)left * 1000) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if ((n = read(fds[0], chunk, sizeof(chunk))) > 0)
+			buf_add(out, chunk, (size_t)n);
+		else if (n == 0 || errno != EINTR)
+			break;
+	}
 	close(fds[0]);
-	waitpid(pid, &st, 0);
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+		;
+	return !killed && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
 static int
@@ -147,6 +186,302 @@ add_row(struct bench_result *r, const struct bench_row *row)
 	r->rows[r->n++] = *row;
 }
 
+/* Runs a command, output kept for the diagnostic. 0, or -1 noted in d. */
+static int
+command(struct diag *d, char *const argv[])
+{
+	struct buf out = BUF_INIT, line = BUF_INIT;
+	int fds[2], st = -1;
+	pid_t pid;
+	ssize_t n;
+	char chunk[1024];
+	size_t i;
+
+	if (pipe(fds) == -1)
+		return -1;
+	if ((pid = fork()) == -1) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], chunk, sizeof(chunk))) > 0 ||
+	    (n == -1 && errno == EINTR))
+		if (n > 0)
+			buf_add(&out, chunk, (size_t)n);
+	close(fds[0]);
+	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+		;
+	if (d != NULL && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+		for (i = 0; argv[i] != NULL; i++)
+			buf_printf(&line, "%s%s", i ? " " : "", argv[i]);
+		while (out.len > 0 && out.ptr[out.len - 1] == '\n')
+			buf_truncate(&out, out.len - 1);
+		diag_error(d, NULL, 0, "%s: %s", line.ptr, out.ptr);
+	}
+	buf_release(&out);
+	buf_release(&line);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* The highest address of the subnet no jail, nor the bridge, uses. */
+static uint32_t
+free_addr(const struct spec *s)
+{
+	uint32_t size = s->net.prefix >= 31 ? 0 :
+	    (uint32_t)1 << (32 - s->net.prefix);
+	uint32_t a;
+	size_t i;
+
+	for (a = s->net.net + size - 2; size > 0 && a > s->net.net; a--) {
+		if (a == s->net.gateway || a == s->net.proxy)
+			continue;
+		for (i = 0; i < s->nsites; i++)
+			if (s->sites[i].addr == a)
+				break;
+		if (i == s->nsites)
+			return a;
+	}
+	return 0;
+}
+
+/*
+ * Debian's stock /etc/nginx/nginx.conf with sites-available/default, as
+ * installed: only the paths are this bench's, and TLS lines, unused
+ * here, are left out.
+ */
+static void
+stock_conf(struct buf *out, const struct spec *s, const struct spec_site *site,
+    const struct stock *st)
+{
+	buf_printf(out,
+	    "# The distribution's stock settings, for comparison.\n"
+	    "user %s;\n"
+	    "worker_processes auto;\n"
+	    "pid %s/nginx.pid;\n"
+	    "error_log %s/error.log;\n"
+	    "events {\n"
+	    "\tworker_connections 768;\n"
+	    "}\n"
+	    "http {\n"
+	    "\tsendfile on;\n"
+	    "\ttcp_nopush on;\n"
+	    "\ttypes_hash_max_size 2048;\n"
+	    "\tinclude /etc/nginx/mime.types;\n"
+	    "\tdefault_type application/octet-stream;\n"
+	    "\taccess_log %s/access.log;\n"
+	    "\tgzip on;\n"
+	    "\tclient_body_temp_path %s/tmp;\n"
+	    "\tproxy_temp_path %s/tmp;\n"
+	    "\tfastcgi_temp_path %s/tmp;\n"
+	    "\tuwsgi_temp_path %s/tmp;\n"
+	    "\tscgi_temp_path %s/tmp;\n"
+	    "\tserver {\n"
+	    "\t\tlisten %s:80 default_server;\n"
+	    "\t\troot %s/%s/current;\n"
+	    "\t\tindex index.html index.htm index.nginx-debian.html;\n"
+	    "\t\tserver_name _;\n"
+	    "\t\tlocation / {\n"
+	    "\t\t\ttry_files $uri $uri/ =404;\n"
+	    "\t\t}\n"
+	    "\t}\n"
+	    "}\n", s->user, st->dir, st->dir, st->dir, st->dir, st->dir,
+	    st->dir, st->dir, st->dir, st->addr, s->releases.root, site->name);
+}
+
+static void
+stock_stop(struct stock *st)
+{
+	struct timespec ts = { 0, 100000000 };
+	int i, status;
+
+	if (st->pid > 0) {
+		/* QUIT: the workers finish and go with the master. */
+		kill(st->pid, SIGQUIT);
+		for (i = 0; i < 50; i++) {
+			if (waitpid(st->pid, &status, WNOHANG) != 0)
+				break;
+			nanosleep(&ts, NULL);
+		}
+		if (i == 50) {
+			kill(st->pid, SIGKILL);
+			waitpid(st->pid, &status, 0);
+		}
+		st->pid = 0;
+	}
+	if (st->ns[0] != '\0') {
+		char *del[] = { "ip", "netns", "delete", st->ns, NULL };
+		char *link[] = { "ip", "link", "delete", st->veth, NULL };
+
+		command(NULL, del);
+		command(NULL, link);
+		st->ns[0] = '\0';
+	}
+}
+
+/* Starts the stock nginx for site; st->pid > 0 once it listens. 0/-1. */
+static int
+stock_start(const struct spec *s, const struct spec_site *site,
+    const char *dir, struct stock *st, struct diag *d)
+{
+	struct buf conf = BUF_INIT, path = BUF_INIT, text = BUF_INIT;
+	char cidr[24], mac[18];
+	uint32_t a = free_addr(s);
+	struct stat sb;
+	int i, status, rc = -1;
+
+	if (a == 0) {
+		diag_error(d, s->file, s->net.subnet_line, "bench: no free "
+		    "address in %s for the stock nginx", s->net.subnet_str);
+		return -1;
+	}
+	spec_ntoa(a, st->addr);
+	snprintf(cidr, sizeof(cidr), "%s/%d", st->addr, s->net.prefix);
+	snprintf(mac, sizeof(mac), "02:de:%02x:%02x:%02x:%02x", a >> 24,
+	    (a >> 16) & 255, (a >> 8) & 255, a & 255);
+	snprintf(st->veth, sizeof(st->veth), "dbs%ld",
+	    (long)getpid() % 100000000L);
+	buf_printf(&path, "%s/stock", dir);
+	st->dir = buf_detach(&path, NULL);
+	buf_printf(&path, "%s/tmp", st->dir);
+	if (mkdir(st->dir, 0755) == -1 || mkdir(path.ptr, 0700) == -1) {
+		diag_error(d, st->dir, 0, "mkdir: %s", strerror(errno));
+		goto out;
+	}
+	{
+		char *flush[] = { "ip", "neigh", "flush", "to", st->addr,
+		    "dev", s->net.bridge, NULL };
+
+		command(NULL, flush);
+	}
+	snprintf(st->ns, sizeof(st->ns), "%s-stock-nginx-%ld", s->name,
+	    (long)getpid());
+	{
+		char *add[] = { "ip", "netns", "add", st->ns, NULL };
+		char *veth[] = { "ip", "link", "add", st->veth, "type",
+		    "veth", "peer", "name", "eth0", "address", mac, "netns",
+		    st->ns, NULL };
+		char *master[] = { "ip", "link", "set", st->veth, "master",
+		    s->net.bridge, "up", NULL };
+		char *addr[] = { "ip", "-n", st->ns, "addr", "add", cidr,
+		    "dev", "eth0", NULL };
+		char *up[] = { "ip", "-n", st->ns, "link", "set", "eth0", "up",
+		    NULL };
+		char *lo[] = { "ip", "-n", st->ns, "link", "set", "lo", "up",
+		    NULL };
+
+		if (command(d, add) == -1) {
+			st->ns[0] = '\0';
+			goto out;
+		}
+		if (command(d, veth) == -1 || command(d, master) == -1 ||
+		    command(d, addr) == -1 || command(d, up) == -1 ||
+		    command(d, lo) == -1)
+			goto out;
+	}
+	/* The site jail's firewall too: the same per-packet work. */
+	buf_clear(&path);
+	buf_printf(&path, "%s/sites/%s/jail.nft", s->state, site->name);
+	{
+		char *nft[] = { "ip", "netns", "exec", st->ns, "nft", "-f",
+		    path.ptr, NULL };
+
+		if (command(d, nft) == -1)
+			goto out;
+	}
+	buf_clear(&path);
+	buf_printf(&path, "%s/nginx.conf", st->dir);
+	stock_conf(&conf, s, site, st);
+	if (write_file(path.ptr, conf.ptr) == -1) {
+		diag_error(d, path.ptr, 0, "%s", strerror(errno));
+		goto out;
+	}
+	if ((st->pid = fork()) == -1) {
+		st->pid = 0;
+		diag_error(d, NULL, 0, "fork: %s", strerror(errno));
+		goto out;
+	}
+	if (st->pid == 0) {
+		char *argv[] = { "ip", "netns", "exec", st->ns, "nginx", "-p",
+		    st->dir, "-c", path.ptr, "-e", NULL, "-g", "daemon off;",
+		    NULL };
+		int fd;
+
+		buf_printf(&text, "%s/error.log", st->dir);
+		argv[10] = text.ptr;
+		if ((fd = open("/dev/null", O_RDWR)) != -1) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	/* It listens once its pid file is written. */
+	buf_clear(&path);
+	buf_printf(&path, "%s/nginx.pid", st->dir);
+	for (i = 0; i < 100; i++) {
+		struct timespec ts = { 0, 50000000 };
+
+		if (stat(path.ptr, &sb) == 0 && sb.st_size > 0) {
+			rc = 0;
+			goto out;
+		}
+		if (waitpid(st->pid, &status, WNOHANG) == st->pid) {
+			st->pid = 0;
+			break;
+		}
+		nanosleep(&ts, NULL);
+	}
+	buf_clear(&text);
+	buf_printf(&text, "%s/error.log", st->dir);
+	diag_error(d, text.ptr, 0, "bench: the stock nginx did not start");
+out:
+	buf_release(&conf);
+	buf_release(&path);
+	buf_release(&text);
+	return rc;
+}
+
+/* The direct run r again, at the stock nginx: fills row's stock_*. */
+static int
+stock_run(struct driver *drv, const struct run *r, const struct stock *st,
+    struct bench_row *row, struct buf *out, struct diag *d)
+{
+	struct run again = *r;
+	struct bench_row srow;
+	struct buf url = BUF_INIT;
+	int rc = 0;
+
+	memset(&srow, 0, sizeof(srow));
+	buf_printf(&url, "http://%s/", st->addr);
+	again.url = url.ptr;
+	buf_clear(out);
+	fprintf(stderr, "bench %s stock-nginx %d connections...\n", row->site,
+	    row->conns);
+	if (run_wrk(drv, &again, out) == -1 || parse_wrk(out->ptr,
+	    &srow) == -1) {
+		diag_error(d, NULL, 0, "wrk %s (stock nginx, %d connections) "
+		    "failed: %s", url.ptr, row->conns, out->ptr);
+		rc = -1;
+	} else {
+		row->stock_rps = srow.rps;
+		row->stock_p99_ms = srow.p99_ms;
+		row->stock_errors = srow.errors;
+	}
+	buf_release(&url);
+	return rc;
+}
+
 static int
 bench_site(struct driver *drv, const struct spec_site *site,
     const struct bench_opts *o, const char *dir, struct bench_result *res,
@@ -156,9 +491,12 @@ bench_site(struct driver *drv, const struct spec_site *site,
 	static const int conns[] = { 10, 50 };
 	struct buf hosts = BUF_INIT, script = BUF_INIT, url = BUF_INIT;
 	struct buf out = BUF_INIT, text = BUF_INIT;
+	struct stock st;
 	char a443[16], a80[16];
 	int p443, p80, rc = 0;
 	size_t c, k;
+
+	memset(&st, 0, sizeof(st));
 
 	if (health_entry(s, 443, a443, &p443) == -1 ||
 	    health_entry(s, 80, a80, &p80) == -1) {
@@ -176,6 +514,10 @@ bench_site(struct driver *drv, const struct spec_site *site,
 		rc = -1;
 		goto out;
 	}
+	fprintf(stderr, "bench %s: starting nginx with the stock "
+	    "settings...\n", site->name);
+	if (stock_start(s, site, dir, &st, d) == -1)
+		rc = -1;
 	for (k = 0; k < 3; k++) {
 		for (c = 0; c < 2; c++) {
 			struct run r;
@@ -220,10 +562,31 @@ bench_site(struct driver *drv, const struct spec_site *site,
 				rc = -1;
 				continue;
 			}
+			if (k == 2 && st.pid > 0 && stock_run(drv, &r, &st,
+			    &row, &out, d) == -1)
+				rc = -1;
 			add_row(res, &row);
 		}
 	}
 out:
+	stock_stop(&st);
+	if (st.dir != NULL) {
+		struct buf p = BUF_INIT;
+		static const char *const files[] = { "nginx.conf",
+		    "nginx.pid", "error.log", "access.log", NULL };
+
+		for (k = 0; files[k] != NULL; k++) {
+			buf_clear(&p);
+			buf_printf(&p, "%s/%s", st.dir, files[k]);
+			unlink(p.ptr);
+		}
+		buf_clear(&p);
+		buf_printf(&p, "%s/tmp", st.dir);
+		rmdir(p.ptr);
+		rmdir(st.dir);
+		buf_release(&p);
+		free(st.dir);
+	}
 	unlink(script.ptr);
 	unlink(hosts.ptr);
 	buf_release(&hosts);
@@ -314,21 +677,34 @@ bench_table(const struct bench_result *r, struct buf *out)
 {
 	size_t i;
 
-	buf_printf(out, "%-12s %-12s %5s %10s %8s %8s %7s %12s %8s\n", "site",
-	    "path", "conns", "req/s", "p50 ms", "p99 ms", "errors",
-	    "transfer/s", "change");
+	buf_printf(out, "%-12s %-12s %5s %10s %8s %8s %7s %12s %8s %10s "
+	    "%8s\n", "site", "path", "conns", "req/s", "p50 ms", "p99 ms",
+	    "errors", "transfer/s", "change", "stock r/s", "/stock");
 	for (i = 0; i < r->n; i++) {
 		const struct bench_row *w = &r->rows[i];
-		char tr[32], ch[16] = "";
+		char tr[32], ch[16] = "", srps[16] = "", ratio[16] = "";
 
 		human_bytes(tr, sizeof(tr), w->bytes_per_s);
 		if (w->before_rps > 0)
 			snprintf(ch, sizeof(ch), "%+.1f%%", 100.0 *
 			    (w->rps - w->before_rps) / w->before_rps);
+		if (w->stock_rps > 0) {
+			snprintf(srps, sizeof(srps), "%.0f", w->stock_rps);
+			snprintf(ratio, sizeof(ratio), "%.2fx",
+			    w->rps / w->stock_rps);
+		}
 		buf_printf(out, "%-12s %-12s %5d %10.0f %8.2f %8.2f %7ld %12s "
-		    "%8s\n", w->site, w->path, w->conns, w->rps, w->p50_ms,
-		    w->p99_ms, w->errors, tr, ch);
+		    "%8s %10s %8s\n", w->site, w->path, w->conns, w->rps,
+		    w->p50_ms, w->p99_ms, w->errors, tr, ch, srps, ratio);
 	}
+	for (i = 0; i < r->n; i++)
+		if (r->rows[i].stock_rps > 0) {
+			buf_adds(out, "stock r/s: the same direct runs against "
+			    "nginx with the distribution's stock nginx.conf, "
+			    "behind the same firewall; /stock: req/s of the "
+			    "site's nginx / stock\n");
+			break;
+		}
 }
 
 void
@@ -355,6 +731,12 @@ bench_json(const struct bench_result *r, struct buf *out)
 		if (w->before_rps > 0)
 			buf_printf(out, ", \"before_requests_per_s\": %.1f",
 			    w->before_rps);
+		if (w->stock_rps > 0)
+			buf_printf(out, ", \"stock_requests_per_s\": %.1f, "
+			    "\"stock_p99_ms\": %.3f, \"stock_errors\": %ld, "
+			    "\"tuned_over_stock\": %.3f", w->stock_rps,
+			    w->stock_p99_ms, w->stock_errors,
+			    w->rps / w->stock_rps);
 		buf_printf(out, "}%s\n", i + 1 < r->n ? "," : "");
 	}
 	buf_adds(out, "]}\n");

@@ -10,7 +10,15 @@
  * Load tests with wrk, only against addresses this tool created: through
  * the proxy (the host port that reaches it, HTTPS and HTTP) and straight
  * at the site jail (from inside the proxy jail, the only place a site
- * answers). 4 threads; 10 and 50 connections; 10 s per run (3 s quick).
+ * answers). 4 threads; 10 and 50 connections; 10 s per run (3 s quick);
+ * a run that does not end 20 s after its time is killed.
+ *
+ * Each direct run is repeated against a second nginx with the settings
+ * of the distribution's stock nginx.conf (no open_file_cache, no
+ * gzip_static, default keep-alive, worker_processes auto) serving the
+ * same release folder: it runs in a namespace of its own on the jails'
+ * bridge (a free address of the subnet, port 80, which the proxy jail
+ * may reach) for the length of the bench, and is removed after.
  */
 struct bench_opts {
 	int		 quick;
@@ -26,6 +34,10 @@ struct bench_row {
 	long		 errors;	/* connect+read+write+timeout+non-2xx/3xx */
 	double		 bytes_per_s;
 	double		 before_rps;	/* from compare, 0 if none */
+	/* direct-http only: the same run against the stock nginx.conf */
+	double		 stock_rps;	/* 0 if not measured */
+	double		 stock_p99_ms;
+	long		 stock_errors;
 };
 
 struct bench_result {

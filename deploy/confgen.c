@@ -93,11 +93,12 @@ confgen_site_nginx(struct buf *out, const struct spec *s,
 	buf_adds(out, "http {\n");
 	nginx_http_common(out, p);
 	/*
-	 * The release id is the folder current points at, resolved on every
-	 * request, so the header follows a switch without a file to read.
-	 * open_file_cache keeps descriptors by path: a short validity bounds
-	 * how long an old release may still be served after a switch that
-	 * is not followed by a reload.
+	 * current is resolved once per request, before any location (a map
+	 * keeps its value through the internal redirect to the index), and
+	 * files are opened under releases/<id> itself: the body and the
+	 * X-Release header always come from the same release, and
+	 * open_file_cache, keyed by path, never serves a file of the release
+	 * before a switch. No reload is needed after a switch.
 	 */
 	buf_adds(out,
 	    "\tsendfile on;\n"
@@ -113,21 +114,32 @@ confgen_site_nginx(struct buf *out, const struct spec *s,
 	    "\tgzip_types text/css application/javascript application/json "
 	    "application/xml application/rss+xml application/atom+xml "
 	    "image/svg+xml text/plain;\n"
-	    "\tmap $realpath_root $release_id {\n"
+	    "\tmap $release_root $release_id {\n"
 	    "\t\t\"~/releases/(?<rid>[^/]+)$\" $rid;\n"
 	    "\t\tdefault \"\";\n"
+	    "\t}\n");
+	/* Nothing pushed yet: current itself, which answers 404. */
+	buf_printf(out,
+	    "\tmap $realpath_root $release_root {\n"
+	    "\t\t\"~^(?<rroot>/.+/releases/[^/]+)$\" $rroot;\n"
+	    "\t\tdefault %s/current;\n"
 	    "\t}\n"
 	    "\n"
-	    "\tserver {\n");
+	    "\tserver {\n", p->root);
 	buf_printf(out,
 	    "\t\tlisten %s:80 default_server;\n"
 	    "\t\tserver_name _;\n"
 	    "\t\troot %s/current;\n"
+	    "\t\tset $release_dir $release_root;\n"
 	    "\t\tindex index.html;\n"
 	    "\t\terror_page 404 /404.html;\n",
 	    site->addr_str, p->root);
 	site_headers(out, site, "\t\t");
 	buf_adds(out,
+	    "\n"
+	    "\t\tlocation / {\n"
+	    "\t\t\troot $release_dir;\n"
+	    "\t\t}\n"
 	    "\n"
 	    "\t\tlocation = /.well-known/release {\n"
 	    "\t\t\tdefault_type text/plain;\n"
@@ -139,6 +151,7 @@ confgen_site_nginx(struct buf *out, const struct spec *s,
 	    "\n"
 	    "\t\tlocation ~* \\.(?:css|js|mjs|png|jpe?g|gif|svg|webp|avif|ico"
 	    "|woff2?|ttf|otf|mp4|webm|pdf)$ {\n"
+	    "\t\t\troot $release_dir;\n"
 	    "\t\t\texpires 30d;\n");
 	site_headers(out, site, "\t\t\t");
 	buf_adds(out,

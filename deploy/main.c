@@ -565,9 +565,10 @@ open_site(const struct spec *s, const struct spec_site *site,
 }
 
 /*
- * After a switch: reload the site's nginx (its open file cache holds the
- * old release's files) when this host runs it, then check every domain
- * through the proxy, for a few seconds, until it serves release id.
+ * After a switch: check every domain through the proxy, for a few
+ * seconds, until it serves release id. Nothing is reloaded: a site's
+ * nginx resolves current once per request and opens files under the
+ * release itself, and a reload would close idle keep-alive connections.
  */
 static int
 settle(const struct spec *s, const struct spec_site *site, const char *id,
@@ -579,18 +580,10 @@ settle(const struct spec *s, const struct spec_site *site, const char *id,
 	struct diag *tmp;
 	int i, rc = -1;
 
-	if (s->host == HOST_LOCAL && s->platform == PLATFORM_LINUX_NETNS &&
-	    geteuid() == 0 && (drv = driver_open(s, d)) != NULL) {
-		struct action a;
-
-		memset(&a, 0, sizeof(a));
-		a.kind = ACT_SERVICE_RELOAD;
-		a.target = site->name;
-		if (drv->ops->execute(drv, &a, d) == -1)
-			goto out;
-		if (ho.ca == NULL)
-			ho.ca = drv->ops->proxy_ca(drv);
-	}
+	if (ho.ca == NULL && s->host == HOST_LOCAL &&
+	    s->platform == PLATFORM_LINUX_NETNS &&
+	    (drv = driver_open(s, d)) != NULL)
+		ho.ca = drv->ops->proxy_ca(drv);
 	for (i = 0; i < 10; i++) {
 		struct timespec ts = { 0, 500000000 };
 
@@ -609,7 +602,6 @@ settle(const struct spec *s, const struct spec_site *site, const char *id,
 		diag_free(tmp);
 		nanosleep(&ts, NULL);
 	}
-out:
 	driver_free(drv);
 	return rc;
 }
@@ -928,8 +920,10 @@ static const struct cmd cmds[] = {
 	  "ssh)." },
 	{ "bench", cmd_bench, "bench [-c FILE] [--quick] [--out NAME] "
 	  "[--compare OLD.json] [SITE]",
-	  "wrk through the proxy and straight at the site jail; writes "
-	  "NAME.json and NAME.svg (NAME: bench)." },
+	  "wrk through the proxy and straight at the site jail, and at an "
+	  "nginx with the distribution's stock settings serving the same "
+	  "release for comparison; writes NAME.json and NAME.svg (NAME: "
+	  "bench)." },
 	{ "help", cmd_help, "help [COMMAND]", "Describe the commands." },
 	{ NULL, NULL, NULL, NULL }
 };

@@ -122,18 +122,27 @@ http {
 	gzip on;
 	gzip_vary on;
 	gzip_types text/css application/javascript application/json application/xml application/rss+xml application/atom+xml image/svg+xml text/plain;
-	map $realpath_root $release_id {
+	map $release_root $release_id {
 		"~/releases/(?<rid>[^/]+)$" $rid;
 		default "";
+	}
+	map $realpath_root $release_root {
+		"~^(?<rroot>/.+/releases/[^/]+)$" $rroot;
+		default /usr/local/www/site/current;
 	}
 
 	server {
 		listen 10.17.0.10:80 default_server;
 		server_name _;
 		root /usr/local/www/site/current;
+		set $release_dir $release_root;
 		index index.html;
 		error_page 404 /404.html;
 		add_header X-Release $release_id always;
+
+		location / {
+			root $release_dir;
+		}
 
 		location = /.well-known/release {
 			default_type text/plain;
@@ -143,6 +152,7 @@ http {
 		}
 
 		location ~* \.(?:css|js|mjs|png|jpe?g|gif|svg|webp|avif|ico|woff2?|ttf|otf|mp4|webm|pdf)$ {
+			root $release_dir;
 			expires 30d;
 			add_header X-Release $release_id always;
 		}
@@ -234,18 +244,27 @@ http {
 	gzip on;
 	gzip_vary on;
 	gzip_types text/css application/javascript application/json application/xml application/rss+xml application/atom+xml image/svg+xml text/plain;
-	map $realpath_root $release_id {
+	map $release_root $release_id {
 		"~/releases/(?<rid>[^/]+)$" $rid;
 		default "";
+	}
+	map $realpath_root $release_root {
+		"~^(?<rroot>/.+/releases/[^/]+)$" $rroot;
+		default /usr/local/www/site/current;
 	}
 
 	server {
 		listen 10.17.0.11:80 default_server;
 		server_name _;
 		root /usr/local/www/site/current;
+		set $release_dir $release_root;
 		index index.html;
 		error_page 404 /404.html;
 		add_header X-Release $release_id always;
+
+		location / {
+			root $release_dir;
+		}
 
 		location = /.well-known/release {
 			default_type text/plain;
@@ -255,6 +274,7 @@ http {
 		}
 
 		location ~* \.(?:css|js|mjs|png|jpe?g|gif|svg|webp|avif|ico|woff2?|ttf|otf|mp4|webm|pdf)$ {
+			root $release_dir;
 			expires 30d;
 			add_header X-Release $release_id always;
 		}
