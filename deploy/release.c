@@ -17,6 +17,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "fsutil.h"
 #include "mem.h"
 #include "transport.h"
 
@@ -104,12 +105,135 @@ release_message(struct buf *out, const char *site_dir, const char *version)
 }
 
 /*
+ * A stat cache for commits: for each file of the last tree committed, its
+ * size, mtime and inode and the blob id they gave. A file whose stat is
+ * unchanged is not read and hashed again (most of a site is unchanged
+ * between pushes). Kept as text in the release repository.
+ */
+struct sc_entry {
+	char		*path;
+	long long	 size, mtime_s, mtime_ns, ino;
+	git_oid		 oid;
+};
+
+struct statcache {
+	struct sc_entry	*e;
+	size_t		 n, cap;
+	size_t		*slots;		/* index + 1, 0 empty */
+	size_t		 nslots;
+	struct buf	 out;		/* the new cache, as written */
+};
+
+static size_t
+sc_slot(const struct statcache *c, const char *path)
+{
+	size_t h = 5381;
+
+	for (; *path; path++)
+		h = h * 33 + (unsigned char)*path;
+	return h & (c->nslots - 1);
+}
+
+static void
+sc_load(struct statcache *c, const char *repo_dir)
+{
+	struct buf text = BUF_INIT;
+	char *path, *line, *next, hex[GIT_OID_HEXSZ + 1];
+	struct sc_entry *e;
+	size_t i, h;
+	int off;
+
+	memset(c, 0, sizeof(*c));
+	buf_init(&c->out);
+	path = path_join(repo_dir, "deploy-statcache");
+	if (fs_read(path, &text) == 0) {
+		for (line = text.ptr; line && *line; line = next) {
+			if ((next = strchr(line, '\n')) != NULL)
+				*next++ = '\0';
+			xgrow((void **)&c->e, &c->cap, c->n + 1, sizeof(*c->e));
+			e = &c->e[c->n];
+			if (sscanf(line, "%40s %lld %lld %lld %lld %n", hex, &e->size,
+			    &e->mtime_s, &e->mtime_ns, &e->ino, &off) != 5 ||
+			    git_oid_fromstr(&e->oid, hex) != 0)
+				continue;	/* a bad line: that file is hashed */
+			e->path = xstrdup(line + off);
+			c->n++;
+		}
+	}
+	c->nslots = 64;
+	while (c->nslots < c->n * 2)
+		c->nslots *= 2;
+	c->slots = xcalloc(c->nslots, sizeof(*c->slots));
+	for (i = 0; i < c->n; i++) {
+		h = sc_slot(c, c->e[i].path);
+		while (c->slots[h] != 0)
+			h = (h + 1) & (c->nslots - 1);
+		c->slots[h] = i + 1;
+	}
+	buf_release(&text);
+	free(path);
+}
+
+/* The blob id of path if its stat matches the cache and the blob is in
+ * the repository; else 0. */
+static int
+sc_lookup(const struct statcache *c, git_odb *odb, const char *path,
+    const struct stat *st, git_oid *oid)
+{
+	const struct sc_entry *e;
+	size_t h, k;
+
+	if (c->nslots == 0)
+		return 0;
+	h = sc_slot(c, path);
+	while ((k = c->slots[h]) != 0) {
+		e = &c->e[k - 1];
+		if (strcmp(e->path, path) == 0) {
+			if (e->size != (long long)st->st_size ||
+			    e->mtime_s != (long long)st->st_mtim.tv_sec ||
+			    e->mtime_ns != (long long)st->st_mtim.tv_nsec ||
+			    e->ino != (long long)st->st_ino ||
+			    !git_odb_exists(odb, &e->oid))
+				return 0;
+			*oid = e->oid;
+			return 1;
+		}
+		h = (h + 1) & (c->nslots - 1);
+	}
+	return 0;
+}
+
+static void
+sc_note(struct statcache *c, const char *path, const struct stat *st,
+    const git_oid *oid)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), oid);
+	buf_printf(&c->out, "%s %lld %lld %lld %lld %s\n", hex,
+	    (long long)st->st_size, (long long)st->st_mtim.tv_sec,
+	    (long long)st->st_mtim.tv_nsec, (long long)st->st_ino, path);
+}
+
+static void
+sc_free(struct statcache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->e[i].path);
+	free(c->e);
+	free(c->slots);
+	buf_release(&c->out);
+}
+
+/*
  * Writes the files under dir into repo as a tree. Empty folders are left
  * out (git has no use for them and the web root does not need them).
  */
 static int
-build_tree(git_repository *repo, const char *dir, git_oid *out, int *empty,
-    struct diag *d)
+build_tree(git_repository *repo, struct statcache *sc, git_odb *odb,
+    const char *dir, git_oid *out, int *empty, struct diag *d)
 {
 	git_treebuilder *tb = NULL;
 	DIR *dp = NULL;
@@ -138,7 +262,8 @@ build_tree(git_repository *repo, const char *dir, git_oid *out, int *empty,
 			goto out;
 		}
 		if (S_ISDIR(st.st_mode)) {
-			if (build_tree(repo, path.ptr, &oid, &sub_empty, d) == -1)
+			if (build_tree(repo, sc, odb, path.ptr, &oid, &sub_empty,
+			    d) == -1)
 				goto out;
 			if (sub_empty)
 				continue;
@@ -148,10 +273,12 @@ build_tree(git_repository *repo, const char *dir, git_oid *out, int *empty,
 				goto out;
 			}
 		} else if (S_ISREG(st.st_mode)) {
-			if (git_blob_create_from_disk(&oid, repo, path.ptr) != 0) {
+			if (!sc_lookup(sc, odb, path.ptr, &st, &oid) &&
+			    git_blob_create_from_disk(&oid, repo, path.ptr) != 0) {
 				git_diag(d, path.ptr, "storing file");
 				goto out;
 			}
+			sc_note(sc, path.ptr, &st, &oid);
 			/* The web root needs no executable bits. */
 			if (git_treebuilder_insert(NULL, tb, de->d_name, &oid,
 			    GIT_FILEMODE_BLOB) != 0) {
@@ -257,6 +384,8 @@ release_commit(const char *repo_dir, const char *tree_dir, const char *message,
 	git_tree *tree = NULL;
 	git_commit *old = NULL;
 	git_reference *head = NULL, *ref = NULL;
+	git_odb *odb = NULL;
+	struct statcache sc;
 	git_oid content, root, commit, oldoid;
 	char stamp[32], hex[GIT_OID_HEXSZ + 1], refname[128];
 	char id[RELEASE_ID_MAX];
@@ -266,6 +395,8 @@ release_commit(const char *repo_dir, const char *tree_dir, const char *message,
 	struct tm tm;
 	int empty, rc = -1;
 
+	memset(&sc, 0, sizeof(sc));
+	buf_init(&sc.out);
 	git_libgit2_init();
 	if (stat(tree_dir, &st) == -1 || !S_ISDIR(st.st_mode)) {
 		diag_error(d, tree_dir, 0, "not a folder (was the site built?)");
@@ -273,8 +404,20 @@ release_commit(const char *repo_dir, const char *tree_dir, const char *message,
 	}
 	if (open_or_init(&repo, repo_dir, d) == -1)
 		goto out;
-	if (build_tree(repo, tree_dir, &content, &empty, d) == -1)
+	sc_load(&sc, repo_dir);
+	if (git_repository_odb(&odb, repo) != 0) {
+		git_diag(d, repo_dir, "object database");
 		goto out;
+	}
+	if (build_tree(repo, &sc, odb, tree_dir, &content, &empty, d) == -1)
+		goto out;
+	{
+		/* only after the tree is stored: its blobs are in the odb */
+		char *scpath = path_join(repo_dir, "deploy-statcache");
+
+		fs_write_atomic(scpath, sc.out.ptr, sc.out.len);
+		free(scpath);
+	}
 	if (empty) {
 		diag_error(d, tree_dir, 0, "nothing to publish: the folder is empty");
 		goto out;
@@ -334,6 +477,8 @@ out:
 	git_commit_free(old);
 	git_tree_free(tree);
 	git_signature_free(sig);
+	git_odb_free(odb);
+	sc_free(&sc);
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 	return rc;
