@@ -158,6 +158,17 @@ load(const char *file, struct diag *d, int host)
 	return s;
 }
 
+/* The site named by the first operand, or NULL after saying so. */
+static const struct spec_site *
+named_site(const struct spec *s, const struct opts *o, struct diag *d)
+{
+	const struct spec_site *site = spec_site(s, o->pos[0]);
+
+	if (site == NULL)
+		diag_error(d, o->file, 0, "unknown site '%s'", o->pos[0]);
+	return site;
+}
+
 static int
 cmd_check(int argc, char **argv)
 {
@@ -336,10 +347,8 @@ cmd_status(int argc, char **argv)
 	memset(&obs, 0, sizeof(obs));
 	if ((s = load(o.file, d, 0)) == NULL)
 		return report(d, 1);
-	if (o.npos && spec_site(s, o.pos[0]) == NULL) {
-		diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
+	if (o.npos && named_site(s, &o, d) == NULL)
 		goto out;
-	}
 	if ((drv = driver_open(s, d)) == NULL ||
 	    drv->ops->observe(drv, &obs, d) == -1)
 		goto out;
@@ -509,8 +518,7 @@ cmd_logs(int argc, char **argv)
 	d = diag_new();
 	if ((s = load(o.file, d, 0)) == NULL)
 		return report(d, 1);
-	if (strcmp(o.pos[0], "proxy") != 0 && spec_site(s, o.pos[0]) == NULL) {
-		diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
+	if (strcmp(o.pos[0], "proxy") != 0 && named_site(s, &o, d) == NULL) {
 		spec_free(s);
 		return report(d, 1);
 	}
@@ -654,10 +662,8 @@ cmd_push(int argc, char **argv)
 	d = diag_new();
 	if ((s = load(o.file, d, 0)) == NULL)
 		return report(d, 1);
-	if ((site = spec_site(s, o.pos[0])) == NULL) {
-		diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
+	if ((site = named_site(s, &o, d)) == NULL)
 		goto out;
-	}
 	tree = site->source;
 	if (!site->source_built && !o.no_build) {
 #ifdef HAVE_LIBSSG
@@ -742,10 +748,8 @@ cmd_rollback(int argc, char **argv)
 	d = diag_new();
 	if ((s = load(o.file, d, 0)) == NULL)
 		return report(d, 1);
-	if ((site = spec_site(s, o.pos[0])) == NULL) {
-		diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
+	if ((site = named_site(s, &o, d)) == NULL)
 		goto out;
-	}
 	if ((t = open_site(s, site, &o, d)) == NULL ||
 	    release_rollback(t, o.npos > 1 ? o.pos[1] : NULL, now, d) == -1)
 		goto out;
@@ -781,10 +785,8 @@ cmd_releases(int argc, char **argv)
 	d = diag_new();
 	if ((s = load(o.file, d, 0)) == NULL)
 		return report(d, 1);
-	if ((site = spec_site(s, o.pos[0])) == NULL) {
-		diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
+	if ((site = named_site(s, &o, d)) == NULL)
 		goto out;
-	}
 	if ((t = open_site(s, site, &o, d)) == NULL ||
 	    release_list(t, &list, &n, d) == -1)
 		goto out;
@@ -846,10 +848,8 @@ cmd_bench(int argc, char **argv)
 	d = diag_new();
 	if ((s = load(o.file, d, 0)) == NULL)
 		return report(d, 1);
-	if (o.npos && spec_site(s, o.pos[0]) == NULL) {
-		diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
+	if (o.npos && named_site(s, &o, d) == NULL)
 		goto out;
-	}
 	if ((drv = driver_open(s, d)) == NULL)
 		goto out;
 	bo.quick = o.quick;
