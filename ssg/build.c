@@ -834,9 +834,9 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	rc = diag_count(d, DIAG_ERROR) > errors_before || b.failed ? -1 : 0;
 out:
 	st->seconds = now_seconds() - t0;
+	render_free(b.render);
 	if (b.jobs)
 		render_jobs_free(b.jobs, b.njobs);
-	render_free(b.render);
 	locale_free(b.locale);
 	free(site_themes);
 	tmpl_set_free(b.tmpl);

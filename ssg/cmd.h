@@ -61,6 +61,11 @@ int	cmd_run_build(struct cli *cli, struct build_opts *o,
 
 /* The helpers below are in cmd_site.c. */
 
+/* The one summary line of a build ("N files (R rendered, W changed) from
+ * ..."), after "label: " when label is not NULL. */
+void	cmd_print_summary(struct cli *cli, const struct build_stats *st,
+	    const char *label);
+
 /* Prints a command's usage on stderr; returns 2. */
 int	cmd_bad_usage(const char *usage_text);
 /* Parses commands that take only -C DIR and --help. Returns 0, 1 after

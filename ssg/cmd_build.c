@@ -175,6 +175,33 @@ show_explain(const char *path, const char *why, void *arg)
 	printf("%s: %s\n", path, why);
 }
 
+void
+cmd_print_summary(struct cli *cli, const struct build_stats *st,
+    const char *label)
+{
+	printf("%s%s%s%s files (%s rendered, %s changed",
+	    label ? label : "", label ? ": " : "",
+	    cli->color_out ? "\033[1m" : "", cli_num(st->outputs),
+	    cli_num(st->rendered), cli_num(st->written));
+	if (st->removed)
+		printf(", %s removed", cli_num(st->removed));
+	printf(") from %s posts and %s pages in %.2f s%s",
+	    cli_num(st->posts), cli_num(st->pages), st->seconds,
+	    cli->color_out ? "\033[0m" : "");
+	if (st->theme[0])
+		printf(", theme %s", st->theme);
+	if (st->skipped)
+		printf("; %s%s skipped because of errors%s",
+		    cli->color_out ? "\033[31m" : "",
+		    cli_num(st->skipped), cli->color_out ? "\033[0m" : "");
+	if (st->drafts && cli->verbose)
+		printf("; %s drafts or scheduled posts left out",
+		    cli_num(st->drafts));
+	printf("\n");
+	if (cli->verbose)
+		printf("output: %s\n", st->output);
+}
+
 /* Runs one build and prints its problems and summary. */
 int
 cmd_run_build(struct cli *cli, struct build_opts *o, struct build_stats *st)
@@ -193,28 +220,8 @@ cmd_run_build(struct cli *cli, struct build_opts *o, struct build_stats *st)
 	if (ps.shown)
 		fputs("\r\033[K", stderr);
 	cli_print_diag(cli, d, 0);
-	if (!cli->quiet || rc != 0) {
-		printf("%s%s files (%s rendered, %s changed",
-		    cli->color_out ? "\033[1m" : "", cli_num(st->outputs),
-		    cli_num(st->rendered), cli_num(st->written));
-		if (st->removed)
-			printf(", %s removed", cli_num(st->removed));
-		printf(") from %s posts and %s pages in %.2f s%s",
-		    cli_num(st->posts), cli_num(st->pages), st->seconds,
-		    cli->color_out ? "\033[0m" : "");
-		if (st->theme[0])
-			printf(", theme %s", st->theme);
-		if (st->skipped)
-			printf("; %s%s skipped because of errors%s",
-			    cli->color_out ? "\033[31m" : "",
-			    cli_num(st->skipped), cli->color_out ? "\033[0m" : "");
-		if (st->drafts && cli->verbose)
-			printf("; %s drafts or scheduled posts left out",
-			    cli_num(st->drafts));
-		printf("\n");
-		if (cli->verbose)
-			printf("output: %s\n", st->output);
-	}
+	if (!cli->quiet || rc != 0)
+		cmd_print_summary(cli, st, NULL);
 	fflush(stdout);
 	free(builtin);
 	diag_free(d);

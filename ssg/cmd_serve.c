@@ -73,10 +73,7 @@ rebuild(struct cli *cli, struct server *srv, const struct build_opts *base,
 	cli_print_diag(cli, d, 0);
 	if (rc == 0) {
 		if (!cli->quiet)
-			printf("%s: %s files (%s changed) from %s posts and "
-			    "%s pages in %.2f s\n", first ? "built" : "rebuilt",
-			    cli_num(st.outputs), cli_num(st.written),
-			    cli_num(st.posts), cli_num(st.pages), st.seconds);
+			cmd_print_summary(cli, &st, first ? "built" : "rebuilt");
 		server_notify(srv, NULL);
 	} else {
 		for (i = 0; (m = diag_message(d, i)) != NULL; i++)

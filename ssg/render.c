@@ -618,7 +618,7 @@ add_file(struct planner *p, enum page_kind kind, size_t arg, const char *fmt,
 }
 
 size_t
-render_plan(const struct render *r, struct page_job **jobs)
+render_plan(struct render *r, struct page_job **jobs)
 {
 	const struct site_index *ix = r->ix;
 	const struct site_config *c = r->c;
@@ -690,6 +690,8 @@ render_plan(const struct render *r, struct page_job **jobs)
 	buf_release(&p.url);
 	buf_release(&p.path);
 	*jobs = p.jobs;
+	r->jobs = p.jobs;
+	r->njobs = p.n;
 	return p.n;
 }
 

@@ -55,8 +55,9 @@ struct render	*render_new(const struct site_config *c,
 		    const struct locale *l, time_t now);
 void		 render_free(struct render *r);
 /* Every output of the site, in a stable order. Caller frees with
- * render_jobs_free. */
-size_t		 render_plan(const struct render *r, struct page_job **jobs);
+ * render_jobs_free, after render_free. The sitemap lists these pages, so
+ * render_page needs this plan made first. */
+size_t		 render_plan(struct render *r, struct page_job **jobs);
 void		 render_jobs_free(struct page_job *jobs, size_t n);
 /* Appends the bytes of job j to out. Returns 0, or -1 when a template is
  * missing (a message is written into err). */

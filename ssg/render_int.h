@@ -20,6 +20,8 @@ struct render {
 	int				 authors_menu;
 	struct arena			*a;	/* strings made once per build */
 	char				**tag_href;	/* by tag index */
+	const struct page_job		*jobs;	/* render_plan's, for the sitemap */
+	size_t				 njobs;
 	uint64_t			 fp_base; /* see render_set_base */
 };
 

@@ -265,17 +265,16 @@ int
 render_sitemap(const struct render *r, const struct page_job *j,
     struct buf *out, struct buf *err)
 {
-	struct page_job *jobs;
+	const struct page_job *jobs = r->jobs;
 	const char **paths;
 	time_t *mod;
-	size_t n, i, k = 0;
+	size_t i, k = 0;
 
 	(void)j;
 	(void)err;
-	n = render_plan(r, &jobs);
-	paths = xcalloc(n + 1, sizeof(*paths));
-	mod = xcalloc(n + 1, sizeof(*mod));
-	for (i = 0; i < n; i++) {
+	paths = xcalloc(r->njobs + 1, sizeof(*paths));
+	mod = xcalloc(r->njobs + 1, sizeof(*mod));
+	for (i = 0; i < r->njobs; i++) {
 		if (jobs[i].url[0] == '\0')
 			continue;
 		paths[k] = jobs[i].url;
@@ -288,7 +287,6 @@ render_sitemap(const struct render *r, const struct page_job *j,
 	feed_sitemap(out, r->c, paths, mod, k);
 	free(paths);
 	free(mod);
-	render_jobs_free(jobs, n);
 	return 0;
 }
 
