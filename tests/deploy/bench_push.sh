@@ -24,36 +24,16 @@ for p in "$SSHD" ssh ssh-keygen nginx caddy nft ip curl python3 stdbuf; do
 	command -v "$p" >/dev/null 2>&1 || die "needs $p (make deps-test)"
 done
 
-id=$(( $$ % 100000 ))
-name=bp-$id
-bridge=bpb$id
-third=$(( 20 + $$ % 200 ))
-net=10.234.$third
-https_port=$(( 42000 + $$ % 15000 ))
-http_port=$(( https_port + 1 ))
-work=$(mktemp -d /tmp/deploy-bench-push.XXXXXX)
-chmod 755 "$work"
-table=deploy_$(echo "$name" | tr - _)
+. "$top/tests/deploy/lib.sh"
+netns_names bp 234 45000
 SSHD_PID=
 
 cleanup() {
-	cd /
 	if [ -n "$SSHD_PID" ]; then
 		kill "$SSHD_PID" 2>/dev/null
 		wait "$SSHD_PID" 2>/dev/null
 	fi
-	"$DEPLOY" destroy -f -c "$work/local.yaml" >/dev/null 2>&1
-	for ns in "$name-proxy" "$name-blog"; do
-		if [ -e "/run/netns/$ns" ]; then
-			for pid in $(ip netns pids "$ns" 2>/dev/null); do
-				kill -9 "$pid" 2>/dev/null
-			done
-			ip netns delete "$ns" 2>/dev/null
-		fi
-	done
-	ip link delete "$bridge" 2>/dev/null
-	nft delete table ip "$table" 2>/dev/null
-	rm -rf "$work"
+	netns_teardown "$work/local.yaml" proxy blog
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP

@@ -40,58 +40,15 @@ if [ ! -x "$DEPLOY" ]; then
 	exit 1
 fi
 
-# --- packages ---------------------------------------------------------
-missing=
-for p in nginx:nginx caddy:caddy nft:nftables ip:iproute2 curl:curl \
-    nsenter:util-linux; do
-	command -v "${p%%:*}" >/dev/null 2>&1 || missing="$missing ${p#*:}"
-done
-if [ -n "$missing" ]; then
-	echo "installing:$missing"
-	before=$(pgrep -x 'nginx|caddy' | sort)
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing \
-	    >/dev/null 2>&1 || { echo "apt-get install$missing failed" >&2;
-	    echo "0 passed, 1 failed"; exit 1; }
-	# The packages may start their default servers; they would hold
-	# ports. Stop only servers that were not running before.
-	for pid in $(pgrep -x 'nginx|caddy' | sort); do
-		echo "$before" | grep -qx "$pid" && continue
-		if [ -d /run/systemd/system ]; then
-			systemctl stop nginx caddy 2>/dev/null
-		else
-			kill "$pid" 2>/dev/null
-		fi
-	done
-fi
+# --- packages (installed without starting their servers) -------------
+DEB="nginx caddy nftables iproute2 curl util-linux" sh "$top/tests/deps.sh" ||
+    { echo "0 passed, 1 failed"; exit 1; }
 
 # --- unique names -----------------------------------------------------
-id=$(( $$ % 100000 ))
-name=e2e-$id
-bridge=e2b$id
-third=$(( 20 + $$ % 200 ))
-subnet=10.231.$third.0/24
-net=10.231.$third
-https_port=$(( 20000 + $$ % 20000 ))
-http_port=$(( https_port + 1 ))
-work=$(mktemp -d /tmp/deploy-e2e.XXXXXX)
-chmod 755 "$work"
-table=deploy_$(echo "$name" | tr - _)
-
+. "$top/tests/deploy/lib.sh"
+netns_names e2e 231 20000
 cleanup() {
-	cd /
-	"$DEPLOY" destroy -f -c "$work/deploy.yaml" >/dev/null 2>&1
-	# Whatever destroy could not remove, by our own names only.
-	for ns in "$name-proxy" "$name-blog" "$name-docs"; do
-		if [ -e "/run/netns/$ns" ]; then
-			for pid in $(ip netns pids "$ns" 2>/dev/null); do
-				kill -9 "$pid" 2>/dev/null
-			done
-			ip netns delete "$ns" 2>/dev/null
-		fi
-	done
-	ip link delete "$bridge" 2>/dev/null
-	nft delete table ip "$table" 2>/dev/null
-	rm -rf "$work"
+	netns_teardown "$work/deploy.yaml" proxy blog docs
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP

@@ -37,37 +37,16 @@ for p in nginx caddy nft ip wrk unshare; do
 done
 
 # --- unique names -----------------------------------------------------
-id=$(( $$ % 100000 ))
-name=zd-$id
-bridge=zdb$id
-third=$(( 20 + $$ % 200 ))
-net=10.232.$third
-subnet=$net.0/24
-https_port=$(( 40000 + $$ % 20000 ))
-http_port=$(( https_port + 1 ))
-work=$(mktemp -d /tmp/deploy-zd.XXXXXX)
-chmod 755 "$work"
-table=deploy_$(echo "$name" | tr - _)
+. "$here/lib.sh"
+netns_names zd 232 40000
 WRK_PID=
 
 cleanup() {
-	cd /
 	if [ -n "$WRK_PID" ]; then
 		kill "$WRK_PID" 2>/dev/null
 		wait "$WRK_PID" 2>/dev/null
 	fi
-	"$DEPLOY" destroy -f -c "$work/deploy.yaml" >/dev/null 2>&1
-	for ns in "$name-proxy" "$name-www"; do
-		if [ -e "/run/netns/$ns" ]; then
-			for pid in $(ip netns pids "$ns" 2>/dev/null); do
-				kill -9 "$pid" 2>/dev/null
-			done
-			ip netns delete "$ns" 2>/dev/null
-		fi
-	done
-	ip link delete "$bridge" 2>/dev/null
-	nft delete table ip "$table" 2>/dev/null
-	rm -rf "$work"
+	netns_teardown "$work/deploy.yaml" proxy www
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP

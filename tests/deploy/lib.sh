@@ -1,0 +1,39 @@
+# shellcheck shell=sh
+# Shared by the namespace tests (e2e_netns.sh, zero_downtime.sh and the
+# benchmark bench_push.sh): unique names for one run, and the removal of
+# whatever a run made, by those names only. Needs DEPLOY set.
+
+# netns_names PREFIX OCTET PORT_BASE: sets id, name, bridge, net, subnet
+# (10.OCTET.x.0/24), https_port and http_port (from PORT_BASE), work (a new
+# folder) and table, all unique to this run.
+netns_names() {
+	id=$(( $$ % 100000 ))
+	name=$1-$id
+	bridge=$(echo "$1" | tr -d -)b$id
+	net=10.$2.$(( 20 + $$ % 200 ))
+	subnet=$net.0/24
+	https_port=$(( $3 + $$ % 15000 ))
+	http_port=$(( https_port + 1 ))
+	work=$(mktemp -d "/tmp/deploy-$1.XXXXXX")
+	chmod 755 "$work"
+	table=deploy_$(echo "$name" | tr - _)
+}
+
+# netns_teardown CONFIG JAIL...: deploy destroy with CONFIG, then every
+# namespace NAME-JAIL, the bridge and the nftables table it left, and work.
+netns_teardown() {
+	cfg=$1
+	shift
+	cd /
+	"$DEPLOY" destroy -f -c "$cfg" >/dev/null 2>&1
+	for j in "$@"; do
+		[ -e "/run/netns/$name-$j" ] || continue
+		for pid in $(ip netns pids "$name-$j" 2>/dev/null); do
+			kill -9 "$pid" 2>/dev/null
+		done
+		ip netns delete "$name-$j" 2>/dev/null
+	done
+	ip link delete "$bridge" 2>/dev/null
+	nft delete table ip "$table" 2>/dev/null
+	rm -rf "$work"
+}
