@@ -1,3 +1,6 @@
+#ifdef __linux__
+#define _GNU_SOURCE	/* syncfs */
+#endif
 #include "agent.h"
 
 #include <sys/stat.h>
@@ -29,6 +32,8 @@ struct agent {
 	git_repository	*repo;
 	int		 lockfd;
 	char		 staged[RELEASE_ID_MAX];	/* verified this session */
+	char		**trash;	/* pruned releases, to remove at exit */
+	size_t		 ntrash, trashcap;
 	FILE		*in, *out;
 	int		 desync;	/* input no longer follows the protocol */
 };
@@ -258,7 +263,29 @@ entry_name_ok(const char *name)
 
 struct checkout {
 	size_t		 done, pause_at;
+	size_t		 linked;	/* files shared with the base release */
+	char		**written;	/* files written anew, to flush */
+	size_t		 nwritten, cap;
 };
+
+/*
+ * The entry of base (the current release's tree, or NULL) that a file or
+ * folder named like e can be taken from: same kind, same id for a file.
+ */
+static const git_tree_entry *
+base_entry(git_tree *base, const git_tree_entry *e)
+{
+	const git_tree_entry *b;
+
+	if (base == NULL ||
+	    (b = git_tree_entry_byname(base, git_tree_entry_name(e))) == NULL ||
+	    git_tree_entry_filemode(b) != git_tree_entry_filemode(e))
+		return NULL;
+	if (git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
+	    !git_oid_equal(git_tree_entry_id(b), git_tree_entry_id(e)))
+		return NULL;
+	return b;
+}
 
 static int
 write_file(const char *path, const void *data, size_t n, struct diag *d)
@@ -271,7 +298,6 @@ write_file(const char *path, const void *data, size_t n, struct diag *d)
 		diag_error(d, path, 0, "create: %s", strerror(errno));
 		return -1;
 	}
-	fchmod(fd, 0644);
 	while (n > 0) {
 		w = write(fd, p, n);
 		if (w == -1 && errno == EINTR)
@@ -291,13 +317,80 @@ write_file(const char *path, const void *data, size_t n, struct diag *d)
 	return 0;
 }
 
+/* Reads a written file back: it must hash to the blob it was written from. */
+static int
+check_written(const char *path, const git_oid *want, struct diag *d)
+{
+	git_oid oid;
+
+	if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB) != 0) {
+		git_diag(d, path, "hashing");
+		return -1;
+	}
+	if (!git_oid_equal(&oid, want)) {
+		diag_error(d, path, 0, "content differs from the release");
+		return -1;
+	}
+	return 0;
+}
+
+#define FSYNC_EACH_MAX	256
+
+/*
+ * Makes a checkout durable before its name is published. Linked files are
+ * on disk already; a few new files are flushed one by one, many with the
+ * whole file system. Folder entries need no flush of their own: the
+ * journal (ext4, ZFS, UFS soft updates) commits them before the rename
+ * that publishes them.
+ */
+static int
+flush_checkout(const struct checkout *co, const char *dir, struct diag *d)
+{
+	size_t i;
+	int fd, rc = 0;
+
+	if (co->nwritten > FSYNC_EACH_MAX) {
+#ifdef __linux__
+		if ((fd = open(dir, O_RDONLY | O_DIRECTORY)) != -1) {
+			rc = syncfs(fd);
+			close(fd);
+			if (rc == 0)
+				return 0;
+		}
+#else
+		(void)dir;
+#endif
+		sync();
+		return 0;
+	}
+	for (i = 0; i < co->nwritten && rc == 0; i++) {
+		if ((fd = open(co->written[i], O_RDONLY)) == -1 ||
+		    fsync(fd) == -1) {
+			diag_error(d, co->written[i], 0, "fsync: %s",
+			    strerror(errno));
+			rc = -1;
+		}
+		if (fd != -1)
+			close(fd);
+	}
+	return rc;
+}
+
+/*
+ * Writes tree into dir, each new file read back and checked against its
+ * blob id. A file whose blob the base release (a verified
+ * tree in basedir) has at the same path is hard-linked from it instead:
+ * releases are never written after staging, so sharing is safe, and a
+ * push that changed a few files costs links, not a copy of the site.
+ */
 static int
 checkout_tree(struct agent *a, git_tree *tree, const char *dir,
-    struct checkout *co, struct diag *d)
+    git_tree *base, const char *basedir, struct checkout *co,
+    struct diag *d)
 {
-	const git_tree_entry *e;
-	struct buf path = BUF_INIT;
-	git_tree *sub;
+	const git_tree_entry *e, *b;
+	struct buf path = BUF_INIT, from = BUF_INIT;
+	git_tree *sub, *bsub;
 	git_blob *blob;
 	size_t i, n = git_tree_entrycount(tree);
 	int rc = -1;
@@ -306,7 +399,6 @@ checkout_tree(struct agent *a, git_tree *tree, const char *dir,
 		diag_error(d, dir, 0, "mkdir: %s", strerror(errno));
 		return -1;
 	}
-	chmod(dir, 0755);
 	for (i = 0; i < n; i++) {
 		e = git_tree_entry_byindex(tree, i);
 		buf_clear(&path);
@@ -315,13 +407,24 @@ checkout_tree(struct agent *a, git_tree *tree, const char *dir,
 			diag_error(d, path.ptr, 0, "refusing this file name");
 			goto out;
 		}
+		b = base_entry(base, e);
+		buf_clear(&from);
+		if (b != NULL)
+			buf_printf(&from, "%s/%s", basedir,
+			    git_tree_entry_name(e));
 		switch (git_tree_entry_filemode(e)) {
 		case GIT_FILEMODE_TREE:
 			if (git_tree_lookup(&sub, a->repo, git_tree_entry_id(e)) != 0) {
 				git_diag(d, path.ptr, "tree");
 				goto out;
 			}
-			rc = checkout_tree(a, sub, path.ptr, co, d);
+			bsub = NULL;
+			if (b != NULL && git_tree_lookup(&bsub, a->repo,
+			    git_tree_entry_id(b)) != 0)
+				bsub = NULL;
+			rc = checkout_tree(a, sub, path.ptr, bsub,
+			    bsub != NULL ? from.ptr : NULL, co, d);
+			git_tree_free(bsub);
 			git_tree_free(sub);
 			if (rc == -1)
 				goto out;
@@ -329,16 +432,28 @@ checkout_tree(struct agent *a, git_tree *tree, const char *dir,
 			break;
 		case GIT_FILEMODE_BLOB:
 		case GIT_FILEMODE_BLOB_EXECUTABLE:
-			if (git_blob_lookup(&blob, a->repo, git_tree_entry_id(e)) != 0) {
-				git_diag(d, path.ptr, "blob");
-				goto out;
+			if (b != NULL && link(from.ptr, path.ptr) == 0) {
+				co->linked++;
+			} else {
+				if (git_blob_lookup(&blob, a->repo,
+				    git_tree_entry_id(e)) != 0) {
+					git_diag(d, path.ptr, "blob");
+					goto out;
+				}
+				rc = write_file(path.ptr,
+				    git_blob_rawcontent(blob),
+				    (size_t)git_blob_rawsize(blob), d);
+				git_blob_free(blob);
+				if (rc == -1 || check_written(path.ptr,
+				    git_tree_entry_id(e), d) == -1) {
+					rc = -1;
+					goto out;
+				}
+				rc = -1;
+				xgrow((void **)&co->written, &co->cap,
+				    co->nwritten + 1, sizeof(*co->written));
+				co->written[co->nwritten++] = xstrdup(path.ptr);
 			}
-			rc = write_file(path.ptr, git_blob_rawcontent(blob),
-			    (size_t)git_blob_rawsize(blob), d);
-			git_blob_free(blob);
-			if (rc == -1)
-				goto out;
-			rc = -1;
 			if (++co->done == co->pause_at)
 				release_test_pause("checkout");
 			break;
@@ -350,6 +465,7 @@ checkout_tree(struct agent *a, git_tree *tree, const char *dir,
 	rc = 0;
 out:
 	buf_release(&path);
+	buf_release(&from);
 	return rc;
 }
 
@@ -693,13 +809,13 @@ static int
 v_stage(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 {
 	const char *id = av[1];
-	git_commit *c = NULL;
-	git_tree *t = NULL;
-	struct buf stage = BUF_INIT, dst = BUF_INIT;
-	struct checkout co;
+	git_commit *c = NULL, *bc = NULL;
+	git_tree *t = NULL, *bt = NULL;
+	struct buf stage = BUF_INIT, dst = BUF_INIT, basedir = BUF_INIT;
+	struct checkout co = { 0 };
 	struct stat st;
 	char current[RELEASE_ID_MAX];
-	int problems = 0, rc = -1;
+	int rc = -1;
 
 	(void)ac;
 	(void)ok;
@@ -737,20 +853,24 @@ v_stage(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 		buf_clear(&stage);
 	}
 	rc = -1;
+	/* Unchanged files come from the current release (see checkout_tree). */
+	read_link(a, "current", current);
+	if (current[0] != '\0' && strcmp(current, id) != 0) {
+		struct diag *scratch = diag_new();
+
+		if (lookup_release(a, current, &bc, &bt, scratch) == 0)
+			buf_printf(&basedir, "%s/releases/%s", a->site,
+			    current);
+		diag_free(scratch);
+	}
 	buf_printf(&stage, "%s/staging/%s.%ld", a->state, id, (long)getpid());
-	memset(&co, 0, sizeof(co));
 	git_tree_walk(t, GIT_TREEWALK_PRE, count_blob, &co.pause_at);
 	co.pause_at = co.pause_at / 2 + 1;
-	if (checkout_tree(a, t, stage.ptr, &co, d) == -1)
+	if (checkout_tree(a, t, stage.ptr, bt, basedir.ptr, &co, d) == -1)
 		goto fail;
-	if (verify_tree(a, t, stage.ptr, &problems, d) == -1)
+	/* The files reach the disk before the name does. */
+	if (flush_checkout(&co, stage.ptr, d) == -1)
 		goto fail;
-	if (problems > 0) {
-		diag_error(d, stage.ptr, 0, "checkout does not match the "
-		    "release (%d problems)", problems);
-		goto fail;
-	}
-	sync();		/* the files reach the disk before the name does */
 	if (rename(stage.ptr, dst.ptr) == -1) {
 		diag_error(d, dst.ptr, 0, "rename: %s", strerror(errno));
 		goto fail;
@@ -761,8 +881,14 @@ v_stage(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 fail:
 	rmtree(stage.ptr, d);
 out:
+	while (co.nwritten > 0)
+		free(co.written[--co.nwritten]);
+	free(co.written);
 	buf_release(&stage);
 	buf_release(&dst);
+	buf_release(&basedir);
+	git_tree_free(bt);
+	git_commit_free(bc);
 	git_tree_free(t);
 	git_commit_free(c);
 	return rc;
@@ -882,15 +1008,18 @@ v_prune(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 		buf_clear(&dir);
 		buf_clear(&trash);
 		buf_printf(&dir, "%s/releases/%s", a->site, ids[i]);
-		buf_printf(&trash, "%s/staging/pruned.%s", a->state, ids[i]);
+		buf_printf(&trash, "%s/trash/%s.%ld", a->state, ids[i],
+		    (long)getpid());
 		/* Out of releases/ first: never a half-removed release. */
 		if (rename(dir.ptr, trash.ptr) == -1) {
 			diag_error(d, dir.ptr, 0, "rename: %s", strerror(errno));
 			rc = -1;
 			continue;
 		}
-		if (rmtree(trash.ptr, d) == -1)
-			rc = -1;
+		/* Removed once the pusher has its answer. */
+		xgrow((void **)&a->trash, &a->trashcap, a->ntrash + 1,
+		    sizeof(*a->trash));
+		a->trash[a->ntrash++] = xstrdup(trash.ptr);
 		snprintf(ref, sizeof(ref), REF_PREFIX "%s", ids[i]);
 		if (git_reference_lookup(&r, a->repo, ref) == 0) {
 			git_reference_delete(r);
@@ -958,6 +1087,57 @@ static const struct verb verbs[] = {
  * Runs one request and prints its answer. Returns 0 on success, 1 when the
  * request failed, -1 when the session cannot go on.
  */
+/*
+ * Removes pruned releases after this process has answered and exited: a
+ * release is tens of thousands of files, and the push need not wait for
+ * them. A detached child removes this session's trash/ entries, then any
+ * left by a remover that was killed (named after a process now gone).
+ */
+static void
+remove_pruned_later(struct agent *a)
+{
+	struct diag *scratch;
+	struct dirent *de;
+	struct buf p = BUF_INIT;
+	const char *dot;
+	size_t i;
+	long pid;
+	DIR *dp;
+	int fd;
+
+	fflush(NULL);
+	if (fork() != 0)
+		return;
+	setsid();
+	if ((fd = open("/dev/null", O_RDWR)) != -1) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+	/* Out of the way of the next push and of the web servers. */
+	if (nice(19) == -1)
+		(void)0;
+	scratch = diag_new();
+	for (i = 0; i < a->ntrash; i++)
+		rmtree(a->trash[i], scratch);
+	buf_printf(&p, "%s/trash", a->state);
+	if ((dp = opendir(p.ptr)) != NULL) {
+		while ((de = readdir(dp)) != NULL) {
+			if ((dot = strrchr(de->d_name, '.')) == NULL ||
+			    (pid = strtol(dot + 1, NULL, 10)) <= 0 ||
+			    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+				continue;
+			buf_clear(&p);
+			buf_printf(&p, "%s/trash/%s", a->state, de->d_name);
+			rmtree(p.ptr, scratch);
+		}
+		closedir(dp);
+	}
+	_exit(0);
+}
+
 static int
 run_request(struct agent *a, char **av, int ac)
 {
@@ -1085,6 +1265,8 @@ cmd_agent(int argc, char **argv)
 	}
 	/* A vanished pusher must end this process by EOF/EPIPE, cleanly. */
 	signal(SIGPIPE, SIG_IGN);
+	/* Releases are world-readable, whatever the login's umask. */
+	umask(022);
 	memset(&a, 0, sizeof(a));
 	a.lockfd = -1;
 	a.in = stdin;
@@ -1100,14 +1282,17 @@ cmd_agent(int argc, char **argv)
 	}
 	buf_printf(&repo, "%s/repo.git", a.state);
 	{
-		struct buf rel = BUF_INIT, stg = BUF_INIT;
+		struct buf rel = BUF_INIT, stg = BUF_INIT, tr = BUF_INIT;
 
 		buf_printf(&rel, "%s/releases", a.site);
 		buf_printf(&stg, "%s/staging", a.state);
-		int bad = mkdirs(rel.ptr, d) == -1 || mkdirs(stg.ptr, d) == -1;
+		buf_printf(&tr, "%s/trash", a.state);
+		int bad = mkdirs(rel.ptr, d) == -1 || mkdirs(stg.ptr, d) == -1 ||
+		    mkdirs(tr.ptr, d) == -1;
 
 		buf_release(&rel);
 		buf_release(&stg);
+		buf_release(&tr);
 		if (bad)
 			goto out;
 	}
@@ -1133,6 +1318,11 @@ out:
 	diag_print(d, 0, stderr, 0);
 	if (a.lockfd != -1)
 		close(a.lockfd);
+	if (a.ntrash > 0)
+		remove_pruned_later(&a);
+	while (a.ntrash > 0)
+		free(a.trash[--a.ntrash]);
+	free(a.trash);
 	git_repository_free(a.repo);
 	git_libgit2_shutdown();
 	free(a.site);

@@ -5,11 +5,14 @@
  * The host side of releases: `deploy agent --root DIR --site NAME VERB`.
  *
  * Layout under DIR (a site jail may be given DIR/NAME and nothing else):
- *	NAME/releases/<id>/	checked-out, verified releases
+ *	NAME/releases/<id>/	checked-out, verified releases; a file that
+ *				did not change shares its inode (hard link)
+ *				with the release current when it was staged
  *	NAME/current -> releases/<id>	relative symbolic link: what is served
  *	NAME/previous -> releases/<id>	what was current before the last switch
  *	.deploy/NAME/repo.git/	bare repository, refs/releases/<id>
  *	.deploy/NAME/staging/	checkouts in progress; removed when found stale
+ *	.deploy/NAME/trash/	pruned releases being removed in the background
  *	.deploy/NAME/lock	locked while a session changes anything
  * The web server's root is DIR/NAME/current. NAME is letters, digits,
  * '.', '_' and '-', not starting with '.'.

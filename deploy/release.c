@@ -106,13 +106,16 @@ release_message(struct buf *out, const char *site_dir, const char *version)
 
 /*
  * A stat cache for commits: for each file of the last tree committed, its
- * size, mtime and inode and the blob id they gave. A file whose stat is
- * unchanged is not read and hashed again (most of a site is unchanged
- * between pushes). Kept as text in the release repository.
+ * size, mtime and inode and the blob id they gave; for each folder, its
+ * tree id and number of entries. A file whose stat is unchanged is not
+ * read and hashed again, and a folder none of whose entries changed is not
+ * written again (most of a site is unchanged between pushes). Kept as
+ * text in the release repository.
  */
 struct sc_entry {
 	char		*path;
-	long long	 size, mtime_s, mtime_ns, ino;
+	long long	 size;		/* -1: a folder, nent entries */
+	long long	 mtime_s, mtime_ns, ino, nent;
 	git_oid		 oid;
 };
 
@@ -156,6 +159,7 @@ sc_load(struct statcache *c, const char *repo_dir)
 			    &e->mtime_s, &e->mtime_ns, &e->ino, &off) != 5 ||
 			    git_oid_fromstr(&e->oid, hex) != 0)
 				continue;	/* a bad line: that file is hashed */
+			e->nent = e->size == -1 ? e->mtime_s : 0;
 			e->path = xstrdup(line + off);
 			c->n++;
 		}
@@ -174,33 +178,53 @@ sc_load(struct statcache *c, const char *repo_dir)
 	free(path);
 }
 
+static const struct sc_entry *
+sc_find(const struct statcache *c, const char *path)
+{
+	size_t h, k;
+
+	if (c->nslots == 0)
+		return NULL;
+	h = sc_slot(c, path);
+	while ((k = c->slots[h]) != 0) {
+		if (strcmp(c->e[k - 1].path, path) == 0)
+			return &c->e[k - 1];
+		h = (h + 1) & (c->nslots - 1);
+	}
+	return NULL;
+}
+
 /* The blob id of path if its stat matches the cache and the blob is in
  * the repository; else 0. */
 static int
 sc_lookup(const struct statcache *c, git_odb *odb, const char *path,
     const struct stat *st, git_oid *oid)
 {
-	const struct sc_entry *e;
-	size_t h, k;
+	const struct sc_entry *e = sc_find(c, path);
 
-	if (c->nslots == 0)
+	if (e == NULL || e->size == -1 ||
+	    e->size != (long long)st->st_size ||
+	    e->mtime_s != (long long)st->st_mtim.tv_sec ||
+	    e->mtime_ns != (long long)st->st_mtim.tv_nsec ||
+	    e->ino != (long long)st->st_ino ||
+	    !git_odb_exists(odb, &e->oid))
 		return 0;
-	h = sc_slot(c, path);
-	while ((k = c->slots[h]) != 0) {
-		e = &c->e[k - 1];
-		if (strcmp(e->path, path) == 0) {
-			if (e->size != (long long)st->st_size ||
-			    e->mtime_s != (long long)st->st_mtim.tv_sec ||
-			    e->mtime_ns != (long long)st->st_mtim.tv_nsec ||
-			    e->ino != (long long)st->st_ino ||
-			    !git_odb_exists(odb, &e->oid))
-				return 0;
-			*oid = e->oid;
-			return 1;
-		}
-		h = (h + 1) & (c->nslots - 1);
-	}
-	return 0;
+	*oid = e->oid;
+	return 1;
+}
+
+/* The tree id of folder path if it had nent entries, all unchanged. */
+static int
+sc_lookup_dir(const struct statcache *c, git_odb *odb, const char *path,
+    size_t nent, git_oid *oid)
+{
+	const struct sc_entry *e = sc_find(c, path);
+
+	if (e == NULL || e->size != -1 || e->nent != (long long)nent ||
+	    !git_odb_exists(odb, &e->oid))
+		return 0;
+	*oid = e->oid;
+	return 1;
 }
 
 static void
@@ -216,6 +240,16 @@ sc_note(struct statcache *c, const char *path, const struct stat *st,
 }
 
 static void
+sc_note_dir(struct statcache *c, const char *path, size_t nent,
+    const git_oid *oid)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), oid);
+	buf_printf(&c->out, "%s -1 %zu 0 0 %s\n", hex, nent, path);
+}
+
+static void
 sc_free(struct statcache *c)
 {
 	size_t i;
@@ -227,30 +261,37 @@ sc_free(struct statcache *c)
 	buf_release(&c->out);
 }
 
+struct tree_entry {
+	char		*name;
+	git_oid		 oid;
+	git_filemode_t	 mode;
+};
+
 /*
- * Writes the files under dir into repo as a tree. Empty folders are left
- * out (git has no use for them and the web root does not need them).
+ * Writes the files under dir into repo as a tree; *same is set when
+ * nothing in it changed since the last commit (its tree id then comes from
+ * the cache). Empty folders are left out (git has no use for them and the
+ * web root does not need them).
  */
 static int
 build_tree(git_repository *repo, struct statcache *sc, git_odb *odb,
-    const char *dir, git_oid *out, int *empty, struct diag *d)
+    const char *dir, git_oid *out, int *empty, int *same, struct diag *d)
 {
 	git_treebuilder *tb = NULL;
 	DIR *dp = NULL;
 	struct dirent *de;
 	struct stat st;
 	struct buf path = BUF_INIT;
+	struct tree_entry *ents = NULL, *te;
+	size_t n = 0, cap = 0, i;
 	git_oid oid;
-	int rc = -1, sub_empty;
+	int rc = -1, sub_empty, sub_same, hit;
 
 	*empty = 1;
+	*same = 1;
 	if ((dp = opendir(dir)) == NULL) {
 		diag_error(d, dir, 0, "cannot read folder: %s", strerror(errno));
 		return -1;
-	}
-	if (git_treebuilder_new(&tb, repo, NULL) != 0) {
-		git_diag(d, dir, "treebuilder");
-		goto out;
 	}
 	while ((errno = 0, de = readdir(dp)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
@@ -263,28 +304,19 @@ build_tree(git_repository *repo, struct statcache *sc, git_odb *odb,
 		}
 		if (S_ISDIR(st.st_mode)) {
 			if (build_tree(repo, sc, odb, path.ptr, &oid, &sub_empty,
-			    d) == -1)
+			    &sub_same, d) == -1)
 				goto out;
 			if (sub_empty)
 				continue;
-			if (git_treebuilder_insert(NULL, tb, de->d_name, &oid,
-			    GIT_FILEMODE_TREE) != 0) {
-				git_diag(d, path.ptr, "tree entry");
-				goto out;
-			}
+			hit = sub_same;
 		} else if (S_ISREG(st.st_mode)) {
-			if (!sc_lookup(sc, odb, path.ptr, &st, &oid) &&
-			    git_blob_create_from_disk(&oid, repo, path.ptr) != 0) {
+			hit = sc_lookup(sc, odb, path.ptr, &st, &oid);
+			if (!hit && git_blob_create_from_disk(&oid, repo,
+			    path.ptr) != 0) {
 				git_diag(d, path.ptr, "storing file");
 				goto out;
 			}
 			sc_note(sc, path.ptr, &st, &oid);
-			/* The web root needs no executable bits. */
-			if (git_treebuilder_insert(NULL, tb, de->d_name, &oid,
-			    GIT_FILEMODE_BLOB) != 0) {
-				git_diag(d, path.ptr, "tree entry");
-				goto out;
-			}
 		} else if (S_ISLNK(st.st_mode)) {
 			diag_error(d, path.ptr, 0, "symbolic links are not "
 			    "published (a web root must not point outside itself)");
@@ -293,18 +325,51 @@ build_tree(git_repository *repo, struct statcache *sc, git_odb *odb,
 			diag_error(d, path.ptr, 0, "not a regular file or folder");
 			goto out;
 		}
-		*empty = 0;
+		if (!hit)
+			*same = 0;
+		xgrow((void **)&ents, &cap, n + 1, sizeof(*ents));
+		te = &ents[n++];
+		te->name = xstrdup(de->d_name);
+		te->oid = oid;
+		/* The web root needs no executable bits. */
+		te->mode = S_ISDIR(st.st_mode) ? GIT_FILEMODE_TREE :
+		    GIT_FILEMODE_BLOB;
 	}
 	if (errno != 0) {
 		diag_error(d, dir, 0, "readdir: %s", strerror(errno));
 		goto out;
 	}
-	if (git_treebuilder_write(out, tb) != 0) {
-		git_diag(d, dir, "writing tree");
+	*empty = n == 0;
+	if (n == 0) {
+		*same = 0;
+		rc = 0;
 		goto out;
 	}
+	if (!*same || !sc_lookup_dir(sc, odb, dir, n, out)) {
+		*same = 0;
+		if (git_treebuilder_new(&tb, repo, NULL) != 0) {
+			git_diag(d, dir, "treebuilder");
+			goto out;
+		}
+		for (i = 0; i < n; i++)
+			if (git_treebuilder_insert(NULL, tb, ents[i].name,
+			    &ents[i].oid, ents[i].mode) != 0) {
+				buf_clear(&path);
+				buf_printf(&path, "%s/%s", dir, ents[i].name);
+				git_diag(d, path.ptr, "tree entry");
+				goto out;
+			}
+		if (git_treebuilder_write(out, tb) != 0) {
+			git_diag(d, dir, "writing tree");
+			goto out;
+		}
+	}
+	sc_note_dir(sc, dir, n, out);
 	rc = 0;
 out:
+	for (i = 0; i < n; i++)
+		free(ents[i].name);
+	free(ents);
 	git_treebuilder_free(tb);
 	closedir(dp);
 	buf_release(&path);
@@ -393,11 +458,13 @@ release_commit(const char *repo_dir, const char *tree_dir, const char *message,
 	struct stat st;
 	time_t now = time(NULL);
 	struct tm tm;
-	int empty, rc = -1;
+	int empty, same, rc = -1;
 
 	memset(&sc, 0, sizeof(sc));
 	buf_init(&sc.out);
 	git_libgit2_init();
+	/* Every id put in a tree was just stored or checked to be stored. */
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 0);
 	if (stat(tree_dir, &st) == -1 || !S_ISDIR(st.st_mode)) {
 		diag_error(d, tree_dir, 0, "not a folder (was the site built?)");
 		goto out;
@@ -409,7 +476,8 @@ release_commit(const char *repo_dir, const char *tree_dir, const char *message,
 		git_diag(d, repo_dir, "object database");
 		goto out;
 	}
-	if (build_tree(repo, &sc, odb, tree_dir, &content, &empty, d) == -1)
+	if (build_tree(repo, &sc, odb, tree_dir, &content, &empty, &same,
+	    d) == -1)
 		goto out;
 	{
 		/* only after the tree is stored: its blobs are in the odb */
@@ -574,16 +642,79 @@ send_chunk(void *data, size_t size, void *arg)
 	return 0;
 }
 
+/*
+ * Adds to pb the objects of tree the host lacks: what is not, at the same
+ * path, in one of the base trees (releases the host has). Unchanged
+ * folders are skipped whole, so a push of a few changed files reads a few
+ * trees, not the site. An object the host has at another path may be sent
+ * again, which costs bytes, never correctness.
+ */
+static int
+pack_new(git_packbuilder *pb, git_repository *repo, git_tree *tree,
+    git_tree **bases, size_t nb, struct diag *d)
+{
+	const git_tree_entry *e, *be;
+	git_tree **sub = NULL, *st = NULL;
+	size_t i, k, nsub;
+	int rc = -1, have;
+
+	for (k = 0; k < nb; k++)
+		if (git_oid_equal(git_tree_id(bases[k]), git_tree_id(tree)))
+			return 0;
+	if (git_packbuilder_insert(pb, git_tree_id(tree), NULL) != 0)
+		goto gitfail;
+	sub = xcalloc(nb + 1, sizeof(*sub));
+	for (i = 0; i < git_tree_entrycount(tree); i++) {
+		e = git_tree_entry_byindex(tree, i);
+		if (git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
+			for (k = 0, have = 0; k < nb && !have; k++)
+				have = (be = git_tree_entry_byname(bases[k],
+				    git_tree_entry_name(e))) != NULL &&
+				    git_oid_equal(git_tree_entry_id(be),
+				    git_tree_entry_id(e));
+			if (!have && git_packbuilder_insert(pb,
+			    git_tree_entry_id(e), NULL) != 0)
+				goto gitfail;
+			continue;
+		}
+		if (git_tree_entry_type(e) != GIT_OBJECT_TREE)
+			continue;	/* refused by the host anyway */
+		for (k = 0, nsub = 0; k < nb; k++)
+			if ((be = git_tree_entry_byname(bases[k],
+			    git_tree_entry_name(e))) != NULL &&
+			    git_tree_entry_type(be) == GIT_OBJECT_TREE &&
+			    git_tree_lookup(&sub[nsub], repo,
+			    git_tree_entry_id(be)) == 0)
+				nsub++;
+		rc = git_tree_lookup(&st, repo, git_tree_entry_id(e)) != 0 ? -1 :
+		    pack_new(pb, repo, st, sub, nsub, d);
+		git_tree_free(st);
+		st = NULL;
+		while (nsub > 0)
+			git_tree_free(sub[--nsub]);
+		if (rc == -1)
+			goto gitfail;
+		rc = -1;
+	}
+	rc = 0;
+	goto out;
+gitfail:
+	if (diag_total(d) == 0)
+		git_diag(d, NULL, "building pack");
+out:
+	free(sub);
+	return rc;
+}
+
 int
 release_send(struct transport *t, const char *repo_dir, const char *id,
     struct diag *d)
 {
 	git_repository *repo = NULL;
 	git_packbuilder *pb = NULL;
-	git_revwalk *walk = NULL;
-	git_odb *odb = NULL;
-	git_object_t type;
-	size_t i, len;
+	git_commit *commit = NULL;
+	git_tree *tree = NULL, **bases = NULL;
+	size_t i, nb = 0;
 	git_oid oid;
 	struct have h = { NULL, NULL, 0, 0, 0 };
 	struct sendstate ss;
@@ -614,28 +745,29 @@ release_send(struct transport *t, const char *repo_dir, const char *id,
 			goto out;
 		}
 
-	if (git_repository_odb(&odb, repo) != 0 ||
-	    git_revwalk_new(&walk, repo) != 0 ||
-	    git_revwalk_push(walk, &oid) != 0 ||
-	    git_packbuilder_new(&pb, repo) != 0) {
+	if (git_packbuilder_new(&pb, repo) != 0 ||
+	    git_commit_lookup(&commit, repo, &oid) != 0 ||
+	    git_commit_tree(&tree, commit) != 0) {
 		git_diag(d, repo_dir, "preparing pack");
 		goto out;
 	}
 	git_packbuilder_set_threads(pb, 0);
-	/* What the host has and we know of is not sent again. */
+	/* The trees of the releases the host has and we know of. */
+	bases = xcalloc(h.n + 1, sizeof(*bases));
 	for (i = 0; i < h.n; i++) {
-		if (git_oid_equal(&h.oids[i], &oid))
+		git_commit *hc;
+
+		if (git_oid_equal(&h.oids[i], &oid) ||
+		    git_commit_lookup(&hc, repo, &h.oids[i]) != 0)
 			continue;
-		if (git_odb_read_header(&len, &type, odb, &h.oids[i]) != 0 ||
-		    type != GIT_OBJECT_COMMIT)
-			continue;
-		if (git_revwalk_hide(walk, &h.oids[i]) != 0) {
-			git_diag(d, repo_dir, "revwalk");
-			goto out;
-		}
+		if (git_commit_tree(&bases[nb], hc) == 0)
+			nb++;
+		git_commit_free(hc);
 	}
-	if (git_packbuilder_insert_walk(pb, walk) != 0) {
-		git_diag(d, repo_dir, "building pack");
+	if (git_packbuilder_insert(pb, &oid, NULL) != 0 ||
+	    pack_new(pb, repo, tree, bases, nb, d) == -1) {
+		if (diag_total(d) == 0)
+			git_diag(d, repo_dir, "building pack");
 		goto out;
 	}
 	if (transport_printf(t, d, "pack %s %s\n", id, hex) == -1)
@@ -656,9 +788,12 @@ out:
 		free(h.ids[i]);
 	free(h.ids);
 	free(h.oids);
+	for (i = 0; i < nb; i++)
+		git_tree_free(bases[i]);
+	free(bases);
+	git_tree_free(tree);
+	git_commit_free(commit);
 	git_packbuilder_free(pb);
-	git_revwalk_free(walk);
-	git_odb_free(odb);
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 	return rc;

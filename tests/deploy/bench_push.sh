@@ -2,10 +2,10 @@
 # Benchmark (not part of make check), as root: a generated ssg site of
 # 10,000 posts is pushed with `deploy push` to a host reached over SSH
 # (an sshd on 127.0.0.1 with its own keys and port, started here, whose
-# jails are linux-netns namespaces on this machine), one post is edited,
-# and it is pushed again. Prints the bytes the second push sent as a
-# percentage of the site's bytes (target: under 1%) and its wall time
-# (target: under 3 s). Everything it makes carries a unique name and is
+# jails are linux-netns namespaces on this machine), then one post is
+# edited and the site pushed again, four times. Prints the most bytes such
+# a push sent as a percentage of the site's bytes (target: under 1%) and
+# the longest wall time (target: under 3 s). Everything it makes carries a unique name and is
 # removed on exit.
 #
 # usage: tests/deploy/bench_push.sh [path/to/deploy] [POSTS]
@@ -180,29 +180,35 @@ site_bytes=$(find site/output -type f -exec cat {} + | wc -c)
 echo "first push: $(secs "$t0" "$t1") s, sent $sent1 bytes; the site: $files files, $site_bytes bytes"
 stages push1.out
 
-# --- one post edited ------------------------------------------------------
-sleep 1
-post=$(ls site/posts | sed -n "$((POSTS / 2))p")
-echo "An added sentence, edited for the second push." >> "site/posts/$post"
-t0=$(now)
-push push2.out || { cat push2.out; die "second push failed"; }
-t1=$(now)
-echo "second push:"
-stages push2.out
-sent2=$(sed -n 's/^sent \([0-9]*\) bytes.*/\1/p' push2.out)
-wall=$(secs "$t0" "$t1")
-pct=$(echo "$sent2 $site_bytes" | awk '{ printf "%.3f", 100 * $1 / $2 }')
-body=$(curl -sS -m 10 --cacert "$ca" \
-    --resolve "www.bench.test:$https_port:127.0.0.1" \
-    "https://www.bench.test:$https_port/.well-known/release")
-rel=$(sed -n 's/^release //p' push2.out)
-[ "$body" = "$rel" ] || die "the host serves '$body', not the second release $rel"
+# --- one post edited, pushed; four times, so that the last pushes also
+# prune (keep: 3) as every push does once a site has releases to spare ---
+worst=0
+for k in 2 3 4 5; do
+	sleep 1
+	post=$(ls site/posts | sed -n "$((POSTS / k))p")
+	echo "An added sentence, edited for push $k." >> "site/posts/$post"
+	t0=$(now)
+	push push$k.out || { cat push$k.out; die "push $k failed"; }
+	t1=$(now)
+	wall=$(secs "$t0" "$t1")
+	sent=$(sed -n 's/^sent \([0-9]*\) bytes.*/\1/p' push$k.out)
+	echo "push $k (one post edited): $wall s, sent $sent bytes"
+	stages push$k.out
+	body=$(curl -sS -m 10 --cacert "$ca" \
+	    --resolve "www.bench.test:$https_port:127.0.0.1" \
+	    "https://www.bench.test:$https_port/.well-known/release")
+	rel=$(sed -n 's/^release //p' push$k.out)
+	[ "$body" = "$rel" ] || die "the host serves '$body', not release $rel"
+	worst=$(echo "$worst $wall" | awk '{ print ($2 > $1) ? $2 : $1 }')
+	maxsent=$(echo "${maxsent:-0} $sent" | awk '{ print ($2 > $1) ? $2 : $1 }')
+done
+pct=$(echo "$maxsent $site_bytes" | awk '{ printf "%.3f", 100 * $1 / $2 }')
 
 echo
-echo "second push (1 of $POSTS posts edited), over ssh to 127.0.0.1:$PORT:"
-echo "  sent:      $sent2 bytes = $pct% of the site's $site_bytes bytes (target < 1%)"
-echo "  wall time: $wall s (target < 3 s)"
+echo "pushes 2-5 (1 of $POSTS posts edited each), over ssh to 127.0.0.1:$PORT:"
+echo "  sent:      at most $maxsent bytes = $pct% of the site's $site_bytes bytes (target < 1%)"
+echo "  wall time: at most $worst s (target < 3 s)"
 verdict=ok
 awk -v p="$pct" 'BEGIN { exit !(p < 1) }' || verdict="over target"
-awk -v w="$wall" 'BEGIN { exit !(w < 3) }' || verdict="over target"
+awk -v w="$worst" 'BEGIN { exit !(w < 3) }' || verdict="over target"
 echo "  result:    $verdict"

@@ -23,6 +23,10 @@ fail=0
 ok() { pass=$((pass + 1)); echo "ok - $1"; }
 notok() { fail=$((fail + 1)); echo "FAIL - $1"; [ -f "$W/log" ] && sed 's/^/#   /' "$W/log"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
+# fails_with STATUS TEXT: the command failed and its log says TEXT.
+fails_with() { [ "$1" -ne 0 ] && grep -q "$2" "$W/log"; }
+current_is() { [ "$(current_id)" = "$1" ] && same_tree "$TREE"; }
+list_two_current() { [ "$(wc -l < "$W/log")" -eq 2 ] && grep -q " current$" "$W/log"; }
 
 ROOT=$W/host
 SITE=blog
@@ -77,9 +81,19 @@ sent=$(field sent)
 check "second push reports the first as previous" [ "$(field previous)" = "$ID1" ]
 check "second release is byte-identical to the edited tree" same_tree "$TREE"
 check "second push sent $sent bytes, under 1% of $tree_bytes" \
-    [ "$sent" -gt 0 ] && [ $((sent * 100)) -lt "$tree_bytes" ]
+    [ "$sent" -gt 0 -a $((sent * 100)) -lt "$tree_bytes" ]
 check "first release is kept untouched" \
     [ "$(cat "$ROOT/$SITE/releases/$ID1/.well-known/release")" = "$ID1" ]
+# Unchanged files are the first release's inodes, the edited one is new.
+same_inode() { [ "$(stat -c %i "$ROOT/$SITE/releases/$ID1/$1")" = \
+    "$(stat -c %i "$ROOT/$SITE/releases/$ID2/$1")" ]; }
+shared() { same_inode d07/f041.html && same_inode d20/f100.html &&
+    same_inode index.html; }
+check "unchanged files are shared with the previous release" shared
+anew() { ! same_inode d07/f042.html && ! same_inode .well-known/release; }
+check "the edited file and the release id are written anew" anew
+check "the first release keeps the old content of the edited file" \
+    sh -c "! cmp -s '$TREE/d07/f042.html' '$ROOT/$SITE/releases/$ID1/d07/f042.html'"
 
 # --- list ----------------------------------------------------------------
 "$DRV" list $common > "$W/log" 2>&1
@@ -89,30 +103,30 @@ check "list shows both releases, oldest first, with markers" \
 # --- rollback -------------------------------------------------------------
 "$DRV" rollback $common > "$W/log" 2>&1
 check "rollback without id goes to the previous release" \
-    [ $? -eq 0 ] && [ "$(current_id)" = "$ID1" ] && [ "$(field current)" = "$ID1" ]
+    [ $? -eq 0 -a "$(current_id)" = "$ID1" -a "$(field current)" = "$ID1" ]
 check "after rollback the edited file is the old one again" \
     sh -c "! cmp -s '$TREE/d07/f042.html' '$ROOT/$SITE/current/d07/f042.html'"
 "$DRV" rollback $common > "$W/log" 2>&1
-check "rollback with nothing older fails" [ $? -ne 0 ] && grep -q "no release older" "$W/log"
+check "rollback with nothing older fails" fails_with $? "no release older"
 check "a failed rollback leaves current alone" [ "$(current_id)" = "$ID1" ]
 "$DRV" rollback $common "$ID2" > "$W/log" 2>&1
-check "rollback to a named release" [ $? -eq 0 ] && [ "$(current_id)" = "$ID2" ]
+check "rollback to a named release" [ $? -eq 0 -a "$(current_id)" = "$ID2" ]
 
 # --- a damaged release is refused --------------------------------------------
 echo tampered >> "$ROOT/$SITE/releases/$ID1/d01/f001.html"
 "$DRV" rollback $common "$ID1" > "$W/log" 2>&1
 check "rollback to a damaged release fails verification" \
-    [ $? -ne 0 ] && grep -q "does not match" "$W/log"
+    fails_with $? "does not match"
 check "current stays on the good release" [ "$(current_id)" = "$ID2" ]
 touch "$ROOT/$SITE/releases/$ID1/extra.html"
 "$DRV" rollback $common "$ID1" > "$W/log" 2>&1
-check "an extra file is reported" [ $? -ne 0 ] && grep -q "not part of the release" "$W/log"
+check "an extra file is reported" fails_with $? "not part of the release"
 rm "$ROOT/$SITE/releases/$ID1/extra.html"
 head -c 4096 "$ROOT/$SITE/releases/$ID1/d01/f001.html" > "$W/f" &&
     cat "$W/f" > "$ROOT/$SITE/releases/$ID1/d01/f001.html"
 "$DRV" rollback $common "$ID1" > "$W/log" 2>&1 &&
     "$DRV" rollback $common "$ID2" >> "$W/log" 2>&1
-check "a repaired release verifies again" [ $? -eq 0 ] && [ "$(current_id)" = "$ID2" ]
+check "a repaired release verifies again" [ $? -eq 0 -a "$(current_id)" = "$ID2" ]
 
 # --- kill -9 of the agent during checkout ------------------------------------
 sleep 1
@@ -139,7 +153,7 @@ fi
 push > "$W/log" 2>&1
 check "the next push succeeds" [ $? -eq 0 ]
 ID3=$(field id)
-check "and is current and byte-identical" [ "$(current_id)" = "$ID3" ] && same_tree "$TREE"
+check "and is current and byte-identical" current_is "$ID3"
 check "stale staging was cleaned" [ -z "$(ls -A "$ROOT/.deploy/$SITE/staging")" ]
 
 # --- kill -9 of the pusher during transfer ------------------------------------
@@ -159,8 +173,8 @@ if wait_pid "$W/pid"; then
 	check "the previous release is still current after a killed transfer" \
 	    [ "$(current_id)" = "$ID3" ]
 	check "the interrupted release was not recorded on the host" \
-	    [ -n "$IDX" ] && [ ! -e "$ROOT/.deploy/$SITE/repo.git/refs/releases/$IDX" ] &&
-	    [ ! -e "$ROOT/$SITE/releases/$IDX" ]
+	    [ -n "$IDX" -a ! -e "$ROOT/.deploy/$SITE/repo.git/refs/releases/$IDX" \
+	    -a ! -e "$ROOT/$SITE/releases/$IDX" ]
 else
 	kill $pusher 2>/dev/null
 	notok "transfer pause hook was reached"
@@ -169,18 +183,31 @@ sleep 1
 push > "$W/log" 2>&1
 check "the push after a killed transfer succeeds" [ $? -eq 0 ]
 ID4=$(field id)
-check "and is current and byte-identical" [ "$(current_id)" = "$ID4" ] && same_tree "$TREE"
+check "and is current and byte-identical" current_is "$ID4"
 
 # --- keep=N pruning -------------------------------------------------------------
 sleep 1
 echo '<h1>v5</h1>' > "$TREE/index.html"
 push --keep 2 > "$W/log" 2>&1
+rc=$?
 ID5=$(field id)
 check "push with keep 2 prunes the older releases" \
-    [ $? -eq 0 ] && [ "$(ls "$ROOT/$SITE/releases" | tr '\n' ' ')" = "$ID4 $ID5 " ]
-check "pruned releases' refs are gone from the host repository" \
-    [ ! -e "$ROOT/.deploy/$SITE/repo.git/refs/releases/$ID1" ] &&
-    [ -z "$(cd "$ROOT/.deploy/$SITE/repo.git" && git for-each-ref refs/releases | grep "$ID1")" ]
+    [ $rc -eq 0 -a "$(ls "$ROOT/$SITE/releases" | tr '\n' ' ')" = "$ID4 $ID5 " ]
+refs_gone() {
+	[ ! -e "$ROOT/.deploy/$SITE/repo.git/refs/releases/$ID1" ] &&
+	    ! (cd "$ROOT/.deploy/$SITE/repo.git" && git for-each-ref refs/releases) |
+	    grep -q "$ID1"
+}
+check "pruned releases' refs are gone from the host repository" refs_gone
+# Their files are removed after the push has returned, in the background.
+trash_empties() {
+	i=0
+	while [ -n "$(ls -A "$ROOT/.deploy/$SITE/trash")" ] && [ $i -lt 200 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	[ -z "$(ls -A "$ROOT/.deploy/$SITE/trash")" ]
+}
+check "pruned releases' files are removed from the disk" trash_empties
 "$DRV" rollback $common > "$W/log" 2>&1
 sleep 1
 echo '<h1>v6</h1>' > "$TREE/index.html"
@@ -190,7 +217,7 @@ ID6=$(field id)
 # Now: current = ID4 (oldest), previous = ID6, newest = ID6.
 "$DRV" prune $common 1 > "$W/log" 2>&1
 check "prune keep 1 never removes current nor previous" \
-    [ $? -eq 0 ] && [ "$(ls "$ROOT/$SITE/releases" | tr '\n' ' ')" = "$ID4 $ID6 " ]
+    [ $? -eq 0 -a "$(ls "$ROOT/$SITE/releases" | tr '\n' ' ')" = "$ID4 $ID6 " ]
 check "prune answered the count removed" [ "$(field pruned)" = 1 ]
 "$DRV" prune $common 0 > "$W/log" 2>&1
 check "keep 0 is refused" [ $? -ne 0 ]
@@ -200,15 +227,15 @@ check "keep 0 is refused" [ $? -ne 0 ]
 mkdir -p "$W/bad" && echo x > "$W/bad/a.html" && ln -s /etc/passwd "$W/bad/leak"
 "$DRV" commit "$W/bad.git" "$W/bad" > "$W/log" 2>&1
 check "a symbolic link in the output tree is refused" \
-    [ $? -ne 0 ] && grep -q "symbolic links are not published" "$W/log"
+    fails_with $? "symbolic links are not published"
 "$DRV" agent --root "$ROOT" --site ../etc list > "$W/log" 2>&1
 check "the agent refuses a site name that climbs out" \
-    [ $? -ne 0 ] && grep -q "not a valid site name" "$W/log"
+    fails_with $? "not a valid site name"
 "$DRV" rollback $common "../../etc" > "$W/log" 2>&1
-check "a malformed release id is refused" [ $? -ne 0 ] && grep -q "not a release id" "$W/log"
+check "a malformed release id is refused" fails_with $? "not a release id"
 "$DRV" push --root "$ROOT" --site "$SITE" --repo "$REPO" --tree "$TREE" \
     --host "ftp://example" > "$W/log" 2>&1
-check "an unknown host URL is refused" [ $? -ne 0 ] && grep -q "unknown host" "$W/log"
+check "an unknown host URL is refused" fails_with $? "unknown host"
 
 # --- ssh transport against a real sshd ---------------------------------------------
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
@@ -263,27 +290,27 @@ CONF
 	echo '<h1>over ssh</h1>' > "$TREE/index.html"
 	sshpush --known-hosts "$S/known_hosts" > "$W/log" 2>&1
 	check "second ssh push sends under 1% of the tree" \
-	    [ $? -eq 0 ] && [ $(( $(field sent) * 100 )) -lt "$tree_bytes" ]
+	    [ $? -eq 0 -a $(( $(field sent) * 100 )) -lt "$tree_bytes" ]
 	"$DRV" list --host "ssh://$user@127.0.0.1:$PORT" --root "$SROOT" --site "$SITE" \
 	    --identity "$S/client_key" --agent "$DRV" --known-hosts "$S/known_hosts" > "$W/log" 2>&1
-	check "list over ssh" [ "$(wc -l < "$W/log")" -eq 2 ] && grep -q " current$" "$W/log"
+	check "list over ssh" list_two_current
 	before=$(readlink "$SROOT/$SITE/current")
 	sshpush --known-hosts "$S/changed_hosts" > "$W/log" 2>&1
 	check "a changed host key is refused with a clear message" \
-	    [ $? -ne 0 ] && grep -q "host key has CHANGED" "$W/log"
+	    fails_with $? "host key has CHANGED"
 	sed 's/^/#   /' "$W/log"
 	sshpush --known-hosts "$S/empty_hosts" > "$W/log" 2>&1
 	check "an unknown host key is refused with a clear message" \
-	    [ $? -ne 0 ] && grep -q "host key is not known" "$W/log"
+	    fails_with $? "host key is not known"
 	sed 's/^/#   /' "$W/log"
 	check "refused connections changed nothing" \
-	    [ "$(readlink "$SROOT/$SITE/current")" = "$before" ] &&
-	    [ "$(ls "$SROOT/$SITE/releases" | wc -l)" -eq 2 ]
+	    [ "$(readlink "$SROOT/$SITE/current")" = "$before" -a \
+	    "$(ls "$SROOT/$SITE/releases" | wc -l)" -eq 2 ]
 	check "the changed key file was not rewritten by ssh" \
-	    [ "$(wc -l < "$S/changed_hosts")" -eq 1 ] && [ ! -s "$S/empty_hosts" ]
+	    [ "$(wc -l < "$S/changed_hosts")" -eq 1 -a ! -s "$S/empty_hosts" ]
 	mv "$S/authorized_keys" "$S/authorized_keys.off"
 	sshpush --known-hosts "$S/known_hosts" > "$W/log" 2>&1
-	check "a refused login is reported as such" [ $? -ne 0 ] && grep -q "login refused" "$W/log"
+	check "a refused login is reported as such" fails_with $? "login refused"
 	mv "$S/authorized_keys.off" "$S/authorized_keys"
 fi
 
