@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,7 @@ struct build {
 	struct arena		*arena;
 	char			*site_dir;
 	char			*out_dir;
+	int			 out_fd;	/* out_dir, to stat pages in */
 	char			*builtin;
 	struct source		*src;
 	size_t			 nsrc, capsrc;
@@ -480,23 +482,23 @@ judge_one(size_t i, void *arg)
 	char *path;
 
 	b->fps[i] = render_fingerprint(b->render, j);
-	path = path_join(b->out_dir, j->out_path);
 	if (b->force)
 		why = "forced (--force or clean_output)";
 	else if (!manifest_get(b->old, j->out_path, &ofp, &obase))
 		why = "new page";
-	else if (stat(path, &st) == -1)
+	else if (fstatat(b->out_fd, j->out_path, &st, 0) == -1)
 		why = "its file is missing";
 	else if (obase != base && ofp != b->fps[i])
 		why = "templates, theme or settings changed";
 	else if (ofp != b->fps[i])
 		why = "content it shows changed";
-	else if (b->c.precompress_assets && compress_wanted(path) &&
-	    !compress_present(path))
-		why = "compressed copies missing";
-	else
+	else if (b->c.precompress_assets && compress_wanted(j->out_path)) {
+		path = path_join(b->out_dir, j->out_path);
+		why = compress_present(path) ? NULL :
+		    "compressed copies missing";
+		free(path);
+	} else
 		why = NULL;
-	free(path);
 	b->whys[i] = why;
 }
 
@@ -766,6 +768,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		goto out;
 	}
 	b.tmpdir = output_tmpdir(b.out_dir);
+	b.out_fd = open(b.out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	b.manifest = manifest_new();
 	b.old = manifest_new();
 	mpath = manifest_path(&b);
@@ -862,6 +865,8 @@ out:
 	free(mpath);
 	free(static_dir);
 	free(b.builtin);
+	if (b.out_fd > 0)
+		close(b.out_fd);
 	free(b.out_dir);
 	free(b.site_dir);
 	arena_free(b.arena);

@@ -283,8 +283,8 @@ walk(const char *dirpath, const char *rel, fs_walk_fn fn, void *arg, int depth)
 		xgrow((void **)&names, &cap, n + 1, sizeof(*names));
 		names[n++] = xstrdup(de->d_name);
 	}
-	closedir(dir);
 	qsort(names, n, sizeof(*names), cmp_names);
+	/* stat relative to the open folder: no walk down the whole path */
 	for (i = 0; i < n; i++) {
 		if (rc != 0) {
 			free(names[i]);
@@ -292,12 +292,13 @@ walk(const char *dirpath, const char *rel, fs_walk_fn fn, void *arg, int depth)
 		}
 		full = path_join(dirpath, names[i]);
 		crel = *rel ? path_join(rel, names[i]) : xstrdup(names[i]);
-		if (stat(full, &st) == 0) {
+		if (fstatat(dirfd(dir), names[i], &st, 0) == 0) {
 			if (S_ISDIR(st.st_mode))
 				rc = walk(full, crel, fn, arg, depth + 1);
 			else if (S_ISREG(st.st_mode))
 				rc = fn(full, crel, &st, arg);
-		} else if (lstat(full, &st) == 0 && S_ISLNK(st.st_mode)) {
+		} else if (fstatat(dirfd(dir), names[i], &st,
+		    AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
 			/* a dangling link is reported by whoever reads it */
 			rc = fn(full, crel, &st, arg);
 		}
@@ -305,6 +306,7 @@ walk(const char *dirpath, const char *rel, fs_walk_fn fn, void *arg, int depth)
 		free(crel);
 		free(names[i]);
 	}
+	closedir(dir);
 	free(names);
 	return rc;
 }
