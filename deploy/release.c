@@ -483,7 +483,7 @@ release_commit(const char *repo_dir, const char *tree_dir, const char *message,
 		/* only after the tree is stored: its blobs are in the odb */
 		char *scpath = path_join(repo_dir, "deploy-statcache");
 
-		fs_write_atomic(scpath, sc.out.ptr, sc.out.len);
+		fs_write_cache(scpath, sc.out.ptr, sc.out.len);
 		free(scpath);
 	}
 	if (empty) {

@@ -413,7 +413,7 @@ cache_save(struct ext *x, const struct extlink_opts *o)
 		if (x->urls[i].ok)
 			buf_printf(&text, "%lld\t%s\n",
 			    (long long)x->urls[i].checked, x->urls[i].url);
-	fs_write_atomic(o->cache_file, text.ptr, text.len);
+	fs_write_cache(o->cache_file, text.ptr, text.len);
 	buf_release(&text);
 }
 

@@ -149,9 +149,24 @@ fs_write_atomic(const char *path, const void *data, size_t n)
 	return fs_write_atomic_via(path, NULL, data, n);
 }
 
+static int	write_new(const char *, const char *, const void *, size_t, int);
+
+int
+fs_write_cache(const char *path, const void *data, size_t n)
+{
+	return write_new(path, NULL, data, n, 1);
+}
+
 int
 fs_write_atomic_via(const char *path, const char *tmpdir, const void *data,
     size_t n)
+{
+	return write_new(path, tmpdir, data, n, 0);
+}
+
+static int
+write_new(const char *path, const char *tmpdir, const void *data, size_t n,
+    int drop_old)
 {
 	char *tmp;
 	int fd, saved;
@@ -171,6 +186,13 @@ fs_write_atomic_via(const char *path, const char *tmpdir, const void *data,
 		errno = saved;
 		goto fail;
 	}
+	/*
+	 * ext4 (auto_da_alloc) writes a file out before renaming it over
+	 * another, which costs milliseconds per megabyte; a cache can do
+	 * without: between the two calls it is merely absent.
+	 */
+	if (drop_old)
+		unlink(path);
 	if (rename(tmp, path) == -1 && (errno != ENOENT ||
 	    fs_mkparents(path) == -1 || rename(tmp, path) == -1)) {
 		saved = errno;

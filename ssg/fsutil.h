@@ -22,6 +22,9 @@ int	fs_mkparents(const char *path);
  * so readers see the old file or the new one, never a part. Creates the
  * parent folders. */
 int	fs_write_atomic(const char *path, const void *data, size_t n);
+/* The same for a cache file, which may instead be briefly absent: the old
+ * file is removed just before the new one takes its name (no flush). */
+int	fs_write_cache(const char *path, const void *data, size_t n);
 /* The same with the temporary file in tmpdir (on the same file system),
  * so a killed writer leaves its debris there, not beside the file. */
 int	fs_write_atomic_via(const char *path, const char *tmpdir,

@@ -196,7 +196,7 @@ manifest_save(struct manifest *m, const char *path)
 	for (i = 0; i < m->n; i++)
 		buf_printf(&b, "%016" PRIx64 " %016" PRIx64 " %s\n", m->e[i].fp,
 		    m->e[i].base, m->e[i].path);
-	rc = fs_write_atomic(path, b.ptr, b.len);
+	rc = fs_write_cache(path, b.ptr, b.len);
 	buf_release(&b);
 	return rc;
 }

@@ -202,7 +202,7 @@ save(const struct site_index *ix, const char *path, uint64_t g)
 			buf_add(&b, &idx, 4);
 		}
 	}
-	fs_write_atomic(path, b.ptr, b.len);
+	fs_write_cache(path, b.ptr, b.len);
 	buf_release(&b);
 }
 

@@ -56,9 +56,11 @@ put_str(struct buf *b, const char *s)
 		put_u64(b, NO_STR);
 		return;
 	}
-	put_u64(b, strlen(s));
+	size_t n = strlen(s);
+
+	put_u64(b, n);
 	/* with its NUL, so a loaded cache can point into its own bytes */
-	buf_add(b, s, strlen(s) + 1);
+	buf_add(b, s, n + 1);
 }
 
 static void
@@ -405,6 +407,9 @@ srccache_save(struct srccache *c, const char *path)
 		return 0;
 	/* sorted, so the file does not depend on thread timing */
 	qsort(c->cur, c->ncur, sizeof(*c->cur), cmp_rel);
+	/* about the size it had: one allocation, not a series of copies */
+	buf_grow(&b, c->nold > 0 ? c->file.len / c->nold * (c->ncur + 16) :
+	    c->ncur * 1024);
 	buf_add(&b, CACHE_MAGIC, 8);
 	put_str(&b, SSG_VERSION);
 	put_u64(&b, c->site_id);
@@ -423,7 +428,7 @@ srccache_save(struct srccache *c, const char *path)
 	}
 	sum = hash64(b.ptr, b.len);
 	put_u64(&b, sum);
-	rc = fs_write_atomic(path, b.ptr, b.len);
+	rc = fs_write_cache(path, b.ptr, b.len);
 	buf_release(&b);
 	return rc;
 }
