@@ -15,7 +15,20 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-Wall -Wextra -Issg -Ideploy -DSSG_VERSION='"$(VERSION)"' -DHAVE_LIBSSG \
 	-DSSG_DATADIR='"$(DATADIR)"' $(CFLAGS)
 PKG_CFLAGS = $$(pkg-config --cflags $(PKGS))
-LIBS	 = $$(pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lpthread
+LIBS	 = $$(pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lpthread \
+	$(LIBDL)
+# ssg opens these on first use (ssg/dynlib.h): their names as the loader
+# knows them, read from the libraries this build compiles against.
+LAZY_PKGS = libmicrohttpd libgit2 libarchive libcurl
+SSG_LIBS = $$(pkg-config --libs $(filter-out $(LAZY_PKGS),$(PKGS))) \
+	-lcmark-gfm-extensions -lpthread $(LIBDL)
+LIBDL	?= $(if $(filter Linux,$(shell uname -s)),-ldl)
+soname = $(shell f=$$(pkg-config --variable=libdir $(1) 2>/dev/null)/$(2); \
+	readelf -d "$$f" 2>/dev/null | sed -n 's/.*soname: \[\(.*\)\].*/\1/p')
+LAZY_CFLAGS = -DSSG_CURL_SONAME='"$(or $(call soname,libcurl,libcurl.so),libcurl.so.4)"' \
+	-DSSG_MHD_SONAME='"$(or $(call soname,libmicrohttpd,libmicrohttpd.so),libmicrohttpd.so.12)"' \
+	-DSSG_ARCHIVE_SONAME='"$(or $(call soname,libarchive,libarchive.so),libarchive.so.13)"' \
+	-DSSG_GIT_SONAME='"$(or $(call soname,libgit2,libgit2.so),libgit2.so.1.5)"'
 
 # The generator as a library (used by ssg and deploy), module by module.
 LIBSSG_OBJS = \
@@ -24,6 +37,7 @@ LIBSSG_OBJS = \
 	ssg/fsutil.o ssg/gitinfo.o ssg/hash.o ssg/locale.o ssg/markdown.o ssg/mem.o \
 	ssg/output.o ssg/pool.o ssg/render.o ssg/render_fp.o ssg/render_list.o ssg/related.o ssg/serve.o ssg/siteindex.o \
 	ssg/slug.o ssg/template.o ssg/template_compile.o ssg/theme.o ssg/utf8.o ssg/value.o \
+	ssg/dynlib.o ssg/lazy_curl.o ssg/lazy_mhd.o ssg/lazy_archive.o ssg/lazy_git.o \
 	ssg/yamldoc.o ssg/cmd_write.o ssg/cmd_list.o ssg/backup.o ssg/cmd_backup.o ssg/watch.o ssg/import_bssg.o ssg/import_bssg_yaml.o ssg/cmd_import.o
 
 # The deployer, module by module; it links libssg to build sites.
@@ -47,13 +61,17 @@ all: bin/ssg bin/deploy
 .c.o:
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
+LAZY_OBJS = ssg/lazy_curl.o ssg/lazy_mhd.o ssg/lazy_archive.o ssg/lazy_git.o
+$(LAZY_OBJS): %.o: %.c Makefile
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(LAZY_CFLAGS) -MMD -MP -c $< -o $@
+
 ssg/libssg.a: $(LIBSSG_OBJS)
 	rm -f $@
 	ar rcs $@ $(LIBSSG_OBJS)
 
 bin/ssg: ssg/main.o ssg/libssg.a
 	@mkdir -p bin
-	$(CC) $(ALL_CFLAGS) -o $@ ssg/main.o ssg/libssg.a $(LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ ssg/main.o ssg/libssg.a $(SSG_LIBS)
 
 deploy/libdeploy.a: $(DEPLOY_OBJS)
 	rm -f $@

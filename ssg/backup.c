@@ -10,14 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <archive.h>
-#include <archive_entry.h>
 
 #include "buf.h"
 #include "config.h"
 #include "diag.h"
 #include "fsutil.h"
 #include "mem.h"
+#include "lazy_archive.h"
 
 #define SUFFIX	".tar.gz"
 
@@ -183,6 +182,8 @@ backup_create(const char *site_dir, const struct site_config *c,
 	size_t i;
 	int n;
 
+	if (lazy_archive_load(d) == -1)
+		return NULL;
 	tops[0] = c->posts_dir;
 	tops[1] = c->pages_dir;
 	tops[2] = c->drafts_dir;
@@ -320,8 +321,11 @@ backup_list_free(struct backup_info *list, size_t n)
 static struct archive *
 open_read(const char *archive, struct diag *d)
 {
-	struct archive *a = archive_read_new();
+	struct archive *a;
 
+	if (lazy_archive_load(d) == -1)
+		return NULL;
+	a = archive_read_new();
 	archive_read_support_filter_gzip(a);
 	archive_read_support_format_tar(a);
 	if (archive_read_open_filename(a, archive, 65536) != ARCHIVE_OK) {

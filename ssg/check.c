@@ -7,11 +7,11 @@
 #include <strings.h>
 #include <time.h>
 
-#include <curl/curl.h>
 
 #include "buf.h"
 #include "fsutil.h"
 #include "mem.h"
+#include "lazy_curl.h"
 
 struct checker {
 	const char	*out_dir;

@@ -6,13 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <curl/curl.h>
 
 #include "check.h"
 #include "cli.h"
 #include "cmd.h"
 #include "config.h"
 #include "fsutil.h"
+#include "lazy_curl.h"
 
 static const char check_usage[] =
     "usage: ssg check [-C DIR] [--external [--no-cache] [--timeout SECONDS]]\n"
@@ -90,6 +90,17 @@ cmd_check(struct cli *cli, int argc, char **argv)
 		if (!no_cache) {
 			cache = path_join(cli->site_dir, ".ssg-cache/links.tsv");
 			eo.cache_file = cache;
+		}
+		{
+			struct diag *ld = diag_new();
+
+			if (lazy_curl_load(ld) == -1) {
+				cli_print_diag(cli, ld, 0);
+				diag_free(ld);
+				rc = -1;
+				goto done;
+			}
+			diag_free(ld);
 		}
 		curl_global_init(CURL_GLOBAL_DEFAULT);
 		fflush(stdout);

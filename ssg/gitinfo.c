@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <git2.h>
 
 #include "diag.h"
 #include "hash.h"
 #include "mem.h"
+#include "lazy_git.h"
 
 struct gfile {
 	char	*path;	/* relative to the work tree */
@@ -139,6 +139,8 @@ gitinfo_load(const char *site_dir, struct diag *d)
 	const char *wd;
 	size_t n;
 
+	if (lazy_git_load(d) == -1)
+		return NULL;
 	git_libgit2_init();
 	if (git_repository_open_ext(&repo, site_dir, 0, NULL) != 0 ||
 	    (wd = git_repository_workdir(repo)) == NULL) {

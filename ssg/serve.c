@@ -15,13 +15,13 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include <microhttpd.h>
 
 #include "buf.h"
 #include "diag.h"
 #include "escape.h"
 #include "fsutil.h"
 #include "mem.h"
+#include "lazy_mhd.h"
 
 #define EVENTS_URL	"/__ssg/events"
 #define PING_SECONDS	15
@@ -392,6 +392,8 @@ server_start(const char *root, const char *host, int port, struct diag *d)
 		diag_error(d, root, 0, "cannot serve: %s", strerror(errno));
 		return NULL;
 	}
+	if (lazy_mhd_load(d) == -1)
+		return NULL;
 	if (port_taken(&sin)) {
 		diag_error(d, NULL, 0, "cannot listen on %s:%d: the port is "
 		    "already in use (choose another with --port)", host, port);
