@@ -152,6 +152,26 @@ fs_write_atomic(const char *path, const void *data, size_t n)
 static int	write_new(const char *, const char *, const void *, size_t, int);
 
 int
+fs_write_excl(const char *path, const void *data, size_t n)
+{
+	int fd, saved;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd == -1 && errno == ENOENT && fs_mkparents(path) == 0)
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd == -1)
+		return -1;
+	if (write_all(fd, data, n) == -1 || close(fd) == -1) {
+		saved = errno;
+		close(fd);
+		unlink(path);
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+int
 fs_write_cache(const char *path, const void *data, size_t n)
 {
 	return write_new(path, NULL, data, n, 1);

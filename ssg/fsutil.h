@@ -22,6 +22,10 @@ int	fs_mkparents(const char *path);
  * so readers see the old file or the new one, never a part. Creates the
  * parent folders. */
 int	fs_write_atomic(const char *path, const void *data, size_t n);
+/* Creates path (and its parent folders) with data; fails with EEXIST if it
+ * exists. Readers may see the file before it is whole: for files nothing
+ * has read yet. */
+int	fs_write_excl(const char *path, const void *data, size_t n);
 /* The same for a cache file, which may instead be briefly absent: the old
  * file is removed just before the new one takes its name (no flush). */
 int	fs_write_cache(const char *path, const void *data, size_t n);

@@ -41,6 +41,7 @@ output_end(const char *out_dir)
 	free(tmp);
 }
 
+/* 1 if path holds exactly data, 0 if it differs, -1 if there is none. */
 static int
 same_bytes(const char *path, const void *data, size_t n)
 {
@@ -48,7 +49,9 @@ same_bytes(const char *path, const void *data, size_t n)
 	struct buf b = BUF_INIT;
 	int same;
 
-	if (stat(path, &st) == -1 || (size_t)st.st_size != n)
+	if (stat(path, &st) == -1)
+		return errno == ENOENT ? -1 : 0;
+	if ((size_t)st.st_size != n)
 		return 0;
 	if (fs_read(path, &b) == -1)
 		return 0;
@@ -66,13 +69,38 @@ output_write(const char *out_dir, const char *rel, const void *data,
 
 	if (changed)
 		*changed = 0;
-	if (!same_bytes(path, data, n)) {
+	switch (same_bytes(path, data, n)) {
+	case 1:
+		break;
+	case -1:
+		/*
+		 * A new page is written in place: no page was there to keep
+		 * whole, and a killed build's partial file is not in the
+		 * manifest, so the next build writes it again. (Temporary
+		 * files all made in one folder also crowd one ext4 inode
+		 * group, the slowest part of a build from scratch.)
+		 */
+		if (fs_write_excl(path, data, n) == 0) {
+			if (changed)
+				*changed = 1;
+			break;
+		}
+		if (errno != EEXIST) {
+			diag_error(d, path, 0, "cannot write: %s",
+			    strerror(errno));
+			rc = -1;
+			break;
+		}
+		/* made meanwhile: replace it whole */
+		/* FALLTHROUGH */
+	default:
 		if (fs_write_atomic_via(path, tmp, data, n) == -1) {
 			diag_error(d, path, 0, "cannot write: %s",
 			    strerror(errno));
 			rc = -1;
 		} else if (changed)
 			*changed = 1;
+		break;
 	}
 	free(path);
 	free(tmp);
