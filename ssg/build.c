@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,6 +317,47 @@ git_dates(struct build *b)
 	gitinfo_free(g);
 }
 
+static uint64_t	site_id(const struct build *);
+static uint64_t	parse_hash(const struct build *);
+
+struct cache_load {
+	struct build	*b;
+	const char	*cpath, *mpath;
+};
+
+static void *
+load_caches(void *arg)
+{
+	struct cache_load *cl = arg;
+	struct build *b = cl->b;
+
+	b->cache = srccache_load(b->force ? NULL : cl->cpath, site_id(b),
+	    parse_hash(b), b->arena, b->d);
+	manifest_load(b->old, cl->mpath, b->d);
+	return NULL;
+}
+
+/*
+ * Lists the sources while the caches (source cache, list of outputs) are
+ * read in another thread: both are mostly waiting on the kernel.
+ */
+static void
+scan_all(struct build *b, const char *cpath, const char *mpath)
+{
+	struct cache_load cl = { b, cpath, mpath };
+	pthread_t t;
+	int threaded = pthread_create(&t, NULL, load_caches, &cl) == 0;
+
+	if (!threaded)
+		load_caches(&cl);
+	scan(b, b->c.posts_dir, CONTENT_POST, 0);
+	scan(b, b->c.pages_dir, CONTENT_PAGE, 0);
+	if (b->o->drafts)
+		scan(b, b->c.drafts_dir, CONTENT_POST, 1);
+	if (threaded)
+		pthread_join(t, NULL);
+}
+
 static int
 load_sources(struct build *b, size_t threads)
 {
@@ -323,12 +365,7 @@ load_sources(struct build *b, size_t threads)
 	size_t i, np = 0, ng = 0;
 	int rc;
 
-	scan(b, b->c.posts_dir, CONTENT_POST, 0);
-	scan(b, b->c.pages_dir, CONTENT_PAGE, 0);
-	if (b->o->drafts)
-		scan(b, b->c.drafts_dir, CONTENT_POST, 1);
 	b->items = xcalloc(b->nsrc + 1, sizeof(*b->items));
-	trace("scan");
 	progress(b, "read", 0, b->nsrc);
 	if (b->o->strict) {
 		/* in order, so the first problem is the one reported */
@@ -753,10 +790,12 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	if (pick_theme(&b, &sheet) == -1 || load_templates(&b) == -1)
 		goto out;
 	cpath = site_path(&b, ".ssg-cache/sources.bin");
+	b.manifest = manifest_new();
+	b.old = manifest_new();
+	mpath = manifest_path(&b);
 	trace("start");
-	b.cache = srccache_load(b.force ? NULL : cpath, site_id(&b),
-	    parse_hash(&b), b.arena, d);
-	trace("cache");
+	scan_all(&b, cpath, mpath);
+	trace("scan+cache");
 	if (load_sources(&b, threads) == -1 && o->strict)
 		goto out;
 	if (o->strict && diag_count(d, DIAG_ERROR) > errors_before)
@@ -769,10 +808,6 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	}
 	b.tmpdir = output_tmpdir(b.out_dir);
 	b.out_fd = open(b.out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	b.manifest = manifest_new();
-	b.old = manifest_new();
-	mpath = manifest_path(&b);
-	manifest_load(b.old, mpath, d);
 
 	trace("sources");
 	site_themes = site_path(&b, b.c.themes_dir);
