@@ -162,10 +162,16 @@ verify() {
 }
 
 # build N TOOL CASE REP: one timed build of the corpus in $C.
+# A full build starts without output: the last one is moved aside, not
+# deleted, for both tools. For half a minute after tens of thousands of
+# files are deleted, ext4 makes each new one slower to create (it skips
+# recently freed inodes, reading their blocks), which would time that
+# bookkeeping rather than the builds. The moved trees go with the corpus.
 build() {
 	if [ "$2" = ssg ]; then
 		if [ "$3" = full ]; then
-			rm -rf "$C/out-ssg" "$C/ssg/.ssg-cache"
+			[ -d "$C/out-ssg" ] && mv "$C/out-ssg" "$C/old-ssg-$4-$$"
+			rm -rf "$C/ssg/.ssg-cache"
 			timed "$@" "$SSG" build -C "$C/ssg" -o "$C/out-ssg" \
 			    --force -q
 		else
@@ -174,7 +180,8 @@ build() {
 	else
 		# Hugo keeps no state between runs: every case is a full build
 		if [ "$3" = full ]; then
-			rm -rf "$C/out-hugo" "$C/hugo-cache" "$C/hugo/resources"
+			[ -d "$C/out-hugo" ] && mv "$C/out-hugo" "$C/old-hugo-$4-$$"
+			rm -rf "$C/hugo-cache" "$C/hugo/resources"
 		fi
 		timed "$@" "$HUGO" --quiet -s "$C/hugo" -d "$C/out-hugo" \
 		    --cacheDir "$C/hugo-cache"
@@ -296,7 +303,7 @@ for n in $SIZES; do
 		[ $((now - s0 + (now - r0) * 5 / 4)) -gt "$share" ] && break
 		rep=$((rep + 1))
 	done
-	rm -rf "$C"
+	# kept until the end, like the old outputs (see build)
 done
 
 # Best (least) wall and CPU time of each case, the largest max RSS, and the
