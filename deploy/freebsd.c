@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -289,8 +290,8 @@ replay_run(struct fb_host *h, const struct fb_cmd *c, struct buf *out)
 static char **
 host_argv(const struct spec *s, const char *line)
 {
-	static char port[16];
-	char **v = xcalloc(20, sizeof(*v));
+	static char port[16], known[PATH_MAX + 32];
+	char **v = xcalloc(32, sizeof(*v));
 	size_t n = 0;
 
 	if (s->host == HOST_LOCAL) {
@@ -310,6 +311,21 @@ host_argv(const struct spec *s, const char *line)
 	v[n++] = "-o";
 	v[n++] = "ConnectTimeout=20";
 	v[n++] = "-T";
+	/* the same choices as the push's transport (transport.c) */
+	if (s->ssh_known_hosts != NULL) {
+		snprintf(known, sizeof(known), "UserKnownHostsFile=%s",
+		    s->ssh_known_hosts);
+		v[n++] = "-o";
+		v[n++] = known;
+		v[n++] = "-o";
+		v[n++] = "GlobalKnownHostsFile=/dev/null";
+	}
+	if (s->ssh_identity != NULL) {
+		v[n++] = "-o";
+		v[n++] = "IdentitiesOnly=yes";
+		v[n++] = "-i";
+		v[n++] = (char *)s->ssh_identity;
+	}
 	v[n++] = "-p";
 	v[n++] = port;
 	v[n++] = "-l";

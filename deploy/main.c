@@ -146,9 +146,14 @@ report(struct diag *d, int rc)
 
 /* Loads and checks the spec (also against the host when host is set). */
 static struct spec *
-load(const char *file, struct diag *d, int host)
+load(const struct opts *o, struct diag *d, int host)
 {
-	struct spec *s = spec_load(file, d);
+	struct spec *s = spec_load(o->file, d);
+
+	if (s != NULL) {
+		s->ssh_known_hosts = o->known_hosts;
+		s->ssh_identity = o->identity;
+	}
 
 	if (s != NULL && host && s->host == HOST_LOCAL &&
 	    spec_check_host(s, d) == -1) {
@@ -177,7 +182,7 @@ cmd_check(int argc, char **argv)
 	struct spec *s;
 
 	PARSE("check", 0, "");
-	if ((s = load(o.file, d, 1)) == NULL)
+	if ((s = load(&o, d, 1)) == NULL)
 		return report(d, 1);
 	printf("%s: ok (%zu site%s, platform %s)\n", o.file, s->nsites,
 	    s->nsites == 1 ? "" : "s", s->platform == PLATFORM_LINUX_NETNS ?
@@ -220,7 +225,7 @@ plan_and_maybe_apply(const char *cmd, const struct opts *o, int apply,
 	memset(&obs, 0, sizeof(obs));
 	memset(&p, 0, sizeof(p));
 	/* Removing needs no host check: the subnet is ours already. */
-	if ((s = load(o->file, d, mode == PLAN_APPLY)) == NULL)
+	if ((s = load(o, d, mode == PLAN_APPLY)) == NULL)
 		return report(d, 1);
 	if (site != NULL && spec_site(s, site) == NULL) {
 		diag_error(d, o->file, 0, "unknown site '%s'", site);
@@ -287,7 +292,7 @@ cmd_plan(int argc, char **argv)
 {
 	struct opts o;
 
-	PARSE("plan", 0, "P");
+	PARSE("plan", 0, "Pki");
 	return plan_and_maybe_apply("plan", &o, 0, PLAN_APPLY, NULL);
 }
 
@@ -296,7 +301,7 @@ cmd_apply(int argc, char **argv)
 {
 	struct opts o;
 
-	PARSE("apply", 0, "");
+	PARSE("apply", 0, "ki");
 	return plan_and_maybe_apply("apply", &o, 1, PLAN_APPLY, NULL);
 }
 
@@ -305,7 +310,7 @@ cmd_destroy(int argc, char **argv)
 {
 	struct opts o;
 
-	PARSE("destroy", 1, "f");
+	PARSE("destroy", 1, "fki");
 	return plan_and_maybe_apply("destroy", &o, 1, o.npos ?
 	    PLAN_DESTROY_SITE : PLAN_DESTROY_ALL, o.npos ? o.pos[0] : NULL);
 }
@@ -342,10 +347,10 @@ cmd_status(int argc, char **argv)
 	size_t i;
 	int rc = 1;
 
-	PARSE("status", 1, "a");
+	PARSE("status", 1, "aki");
 	d = diag_new();
 	memset(&obs, 0, sizeof(obs));
-	if ((s = load(o.file, d, 0)) == NULL)
+	if ((s = load(&o, d, 0)) == NULL)
 		return report(d, 1);
 	if (o.npos && named_site(s, &o, d) == NULL)
 		goto out;
@@ -446,7 +451,7 @@ cmd_health(int argc, char **argv)
 
 	PARSE("health", 1, "ea");
 	d = diag_new();
-	if ((s = load(o.file, d, 0)) == NULL)
+	if ((s = load(&o, d, 0)) == NULL)
 		return report(d, 1);
 	if (o.cacert == NULL && (drv = driver_open(s, d)) == NULL) {
 		spec_free(s);
@@ -512,11 +517,11 @@ cmd_logs(int argc, char **argv)
 	struct driver *drv;
 	char *path;
 
-	PARSE("logs", 1, "");
+	PARSE("logs", 1, "ki");
 	if (o.npos != 1)
 		return usage_of("logs", EXIT_USAGE);
 	d = diag_new();
-	if ((s = load(o.file, d, 0)) == NULL)
+	if ((s = load(&o, d, 0)) == NULL)
 		return report(d, 1);
 	if (strcmp(o.pos[0], "proxy") != 0 && named_site(s, &o, d) == NULL) {
 		spec_free(s);
@@ -660,7 +665,7 @@ cmd_push(int argc, char **argv)
 	if (o.npos != 1)
 		return usage_of("push", EXIT_USAGE);
 	d = diag_new();
-	if ((s = load(o.file, d, 0)) == NULL)
+	if ((s = load(&o, d, 0)) == NULL)
 		return report(d, 1);
 	if ((site = named_site(s, &o, d)) == NULL)
 		goto out;
@@ -746,7 +751,7 @@ cmd_rollback(int argc, char **argv)
 	if (o.npos < 1)
 		return usage_of("rollback", EXIT_USAGE);
 	d = diag_new();
-	if ((s = load(o.file, d, 0)) == NULL)
+	if ((s = load(&o, d, 0)) == NULL)
 		return report(d, 1);
 	if ((site = named_site(s, &o, d)) == NULL)
 		goto out;
@@ -783,7 +788,7 @@ cmd_releases(int argc, char **argv)
 	if (o.npos != 1)
 		return usage_of("releases", EXIT_USAGE);
 	d = diag_new();
-	if ((s = load(o.file, d, 0)) == NULL)
+	if ((s = load(&o, d, 0)) == NULL)
 		return report(d, 1);
 	if ((site = named_site(s, &o, d)) == NULL)
 		goto out;
@@ -846,7 +851,7 @@ cmd_bench(int argc, char **argv)
 
 	PARSE("bench", 1, "qop");
 	d = diag_new();
-	if ((s = load(o.file, d, 0)) == NULL)
+	if ((s = load(&o, d, 0)) == NULL)
 		return report(d, 1);
 	if (o.npos && named_site(s, &o, d) == NULL)
 		goto out;
@@ -887,23 +892,27 @@ static int cmd_help(int, char **);
 static const struct cmd cmds[] = {
 	{ "check", cmd_check, "check [-c FILE]",
 	  "Read deploy.yaml and check it, also against the host's addresses." },
-	{ "plan", cmd_plan, "plan [-c FILE] [--platform NAME]",
+	{ "plan", cmd_plan, "plan [-c FILE] [--platform NAME] [--known-hosts F] "
+	  "[--identity F]",
 	  "Print the actions that would bring the host to deploy.yaml; on "
 	  "FreeBSD (freebsd-bastille, freebsd-jail) the exact sh script "
 	  "apply would run." },
-	{ "apply", cmd_apply, "apply [-c FILE]",
+	{ "apply", cmd_apply, "apply [-c FILE] [--known-hosts F] [--identity F]",
 	  "Carry the plan out; says \"nothing to do\" when there is none." },
-	{ "destroy", cmd_destroy, "destroy [-c FILE] [-f] [SITE]",
+	{ "destroy", cmd_destroy, "destroy [-c FILE] [-f] [--known-hosts F] "
+	  "[--identity F] [SITE]",
 	  "Remove one site (jail, config, releases) or everything; asks "
 	  "unless -f." },
-	{ "status", cmd_status, "status [-c FILE] [--cacert FILE] [SITE]",
+	{ "status", cmd_status, "status [-c FILE] [--cacert FILE] "
+	  "[--known-hosts F] [--identity F] [SITE]",
 	  "Jails, servers, current release and its age, health, "
 	  "certificate expiry." },
 	{ "health", cmd_health, "health [-c FILE] [--expect ID] "
 	  "[--cacert FILE] [SITE]",
 	  "Fetch every domain through the proxy over TLS: 200 and the "
 	  "release id." },
-	{ "logs", cmd_logs, "logs [-c FILE] SITE|proxy",
+	{ "logs", cmd_logs, "logs [-c FILE] [--known-hosts F] [--identity F] "
+	  "SITE|proxy",
 	  "Show the end of the server logs of a jail." },
 	{ "push", cmd_push, "push [-c FILE] [--no-build] [--cacert FILE] "
 	  "[--known-hosts F] [--identity F] SITE",

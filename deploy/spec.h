@@ -81,6 +81,10 @@ struct spec {
 	char		*ssh_user;	/* HOST_SSH only */
 	char		*ssh_host;
 	int		 ssh_port;
+	/* Not from the file: --known-hosts and --identity, for drivers that
+	 * run commands on the host over ssh (borrowed; NULL: ssh's own). */
+	const char	*ssh_known_hosts;
+	const char	*ssh_identity;
 	enum spec_platform platform;
 	char		*state;		/* folder for generated configs, pids, logs */
 

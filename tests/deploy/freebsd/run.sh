@@ -196,5 +196,20 @@ for g in golden/bastille-*.sh; do
 	if [ -z "$bad" ]; then ok; else ko "$g: Bastillefile hooks $bad"; fi
 done
 
+# --known-hosts and --identity reach the ssh that runs host commands: an
+# ssh in PATH that records its words and fails stands in for the host.
+mkdir -p "$T/fakebin"
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s/ssh.argv"\necho "ssh: connect to host: Connection refused" >&2\nexit 255\n' "$T" > "$T/fakebin/ssh"
+chmod +x "$T/fakebin/ssh"
+PATH="$T/fakebin:$PATH" "$top/bin/deploy" plan -c "$here/specs/bastille-one.yaml" \
+    --known-hosts "$T/kh" --identity "$T/id" > "$T/plan.out" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && [ -s "$T/ssh.argv" ]; then ok; else
+	ko "plan over a failing ssh: exit $rc, ssh run: $(test -s "$T/ssh.argv" && echo yes || echo no)"; fi
+if grep -qx "UserKnownHostsFile=$T/kh" "$T/ssh.argv" &&
+    grep -qx "StrictHostKeyChecking=yes" "$T/ssh.argv" &&
+    grep -A1 -x -- "-i" "$T/ssh.argv" | grep -qx "$T/id"; then ok; else
+	ko "ssh was not given the known hosts file and key: $(tr '\n' ' ' < "$T/ssh.argv")"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
