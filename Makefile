@@ -37,7 +37,7 @@ LIBSSG_OBJS = \
 	ssg/fsutil.o ssg/gitinfo.o ssg/hash.o ssg/locale.o ssg/markdown.o ssg/mem.o \
 	ssg/output.o ssg/pool.o ssg/render.o ssg/render_fp.o ssg/render_list.o ssg/related.o ssg/serve.o ssg/siteindex.o \
 	ssg/slug.o ssg/template.o ssg/template_compile.o ssg/theme.o ssg/utf8.o ssg/value.o \
-	ssg/dynlib.o ssg/lazy_curl.o ssg/lazy_mhd.o ssg/lazy_archive.o ssg/lazy_git.o \
+	ssg/dynlib.o \
 	ssg/yamldoc.o ssg/cmd_write.o ssg/cmd_list.o ssg/backup.o ssg/cmd_backup.o ssg/watch.o ssg/import_bssg.o ssg/import_bssg_yaml.o ssg/cmd_import.o
 
 # The deployer, module by module; it links libssg to build sites.
@@ -61,9 +61,8 @@ all: bin/ssg bin/deploy
 .c.o:
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
-LAZY_OBJS = ssg/lazy_curl.o ssg/lazy_mhd.o ssg/lazy_archive.o ssg/lazy_git.o
-$(LAZY_OBJS): %.o: %.c Makefile
-	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(LAZY_CFLAGS) -MMD -MP -c $< -o $@
+ssg/dynlib.o: ssg/dynlib.c Makefile
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(LAZY_CFLAGS) -MMD -MP -c ssg/dynlib.c -o $@
 
 ssg/libssg.a: $(LIBSSG_OBJS)
 	rm -f $@

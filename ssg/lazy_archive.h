@@ -50,7 +50,7 @@ struct lazy_archive {
 };
 extern struct lazy_archive lazy_archive;
 
-/* 0, or -1 with the reason in d. */
+/* 0, or -1 with the reason in d (defined in dynlib.c). */
 int	lazy_archive_load(struct diag *d);
 
 #ifndef LAZY_ARCHIVE_IMPL

@@ -35,7 +35,7 @@ struct lazy_curl {
 };
 extern struct lazy_curl lazy_curl;
 
-/* 0, or -1 with the reason in d. */
+/* 0, or -1 with the reason in d (defined in dynlib.c). */
 int	lazy_curl_load(struct diag *d);
 
 #ifndef LAZY_CURL_IMPL

@@ -39,7 +39,7 @@ struct lazy_git {
 };
 extern struct lazy_git lazy_git;
 
-/* 0, or -1 with the reason in d. */
+/* 0, or -1 with the reason in d (defined in dynlib.c). */
 int	lazy_git_load(struct diag *d);
 
 #ifndef LAZY_GIT_IMPL

@@ -27,7 +27,7 @@ struct lazy_mhd {
 };
 extern struct lazy_mhd lazy_mhd;
 
-/* 0, or -1 with the reason in d. */
+/* 0, or -1 with the reason in d (defined in dynlib.c). */
 int	lazy_mhd_load(struct diag *d);
 
 #ifndef LAZY_MHD_IMPL
