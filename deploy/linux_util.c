@@ -1,0 +1,263 @@
+/*
+ * Shared by the linux-netns driver: running programs, names of jails,
+ * their addresses and folders, small file helpers.
+ */
+#define _GNU_SOURCE
+
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "linux_int.h"
+
+/* Runs argv, output captured into out (may be NULL). Exit status or -1. */
+int
+lx_run(char *const argv[], struct buf *out)
+{
+	int fds[2], st;
+	pid_t pid;
+	char chunk[4096];
+	ssize_t n;
+
+	if (pipe(fds) == -1)
+		return -1;
+	if ((pid = fork()) == -1) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], chunk, sizeof(chunk))) > 0 ||
+	    (n == -1 && errno == EINTR))
+		if (n > 0 && out != NULL)
+			buf_add(out, chunk, (size_t)n);
+	close(fds[0]);
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Runs argv; on failure records the command and its output. 0 or -1. */
+int
+lx_must(struct diag *d, char *const argv[])
+{
+	struct buf out = BUF_INIT, cmd = BUF_INIT;
+	size_t i;
+	int rc;
+
+	rc = lx_run(argv, &out);
+	if (rc != 0) {
+		for (i = 0; argv[i] != NULL; i++)
+			buf_printf(&cmd, "%s%s", i ? " " : "", argv[i]);
+		while (out.len > 0 && out.ptr[out.len - 1] == '\n')
+			buf_truncate(&out, out.len - 1);
+		diag_error(d, NULL, 0, "%s: exit %d%s%s", cmd.ptr, rc,
+		    out.len ? ": " : "", out.ptr);
+	}
+	buf_release(&out);
+	buf_release(&cmd);
+	return rc == 0 ? 0 : -1;
+}
+
+int
+lx_is_proxy(const char *jail)
+{
+	return strcmp(jail, "proxy") == 0;
+}
+
+void
+lx_ns_name(struct buf *b, const struct spec *s, const char *jail)
+{
+	buf_printf(b, "%s-%s", s->name, jail);
+}
+
+uint32_t
+lx_jail_addr(const struct spec *s, const char *jail)
+{
+	const struct spec_site *site;
+
+	if (lx_is_proxy(jail))
+		return s->net.proxy;
+	site = spec_site(s, jail);
+	return site ? site->addr : 0;
+}
+
+/* Host end of the veth pair: bridge name and the host part in hex. */
+void
+lx_veth_name(struct buf *b, const struct spec *s, uint32_t addr)
+{
+	buf_printf(b, "%s-%x", s->net.bridge, addr - s->net.net);
+}
+
+/*
+ * MAC addresses follow the IPv4 address (locally administered): a jail
+ * made again answers with the same MAC, so no neighbour cache on the
+ * bridge keeps pointing at a vanished interface.
+ */
+void
+lx_mac_of(char out[18], uint32_t a)
+{
+	snprintf(out, 18, "02:de:%02x:%02x:%02x:%02x", a >> 24,
+	    (a >> 16) & 255, (a >> 8) & 255, a & 255);
+}
+
+void
+lx_jail_dir(struct buf *b, const struct spec *s, const char *jail)
+{
+	if (lx_is_proxy(jail))
+		buf_printf(b, "%s/proxy", s->state);
+	else
+		buf_printf(b, "%s/sites/%s", s->state, jail);
+}
+
+void
+lx_table_name(struct buf *b, const struct spec *s)
+{
+	const char *p;
+
+	buf_adds(b, "deploy_");
+	for (p = s->name; *p != '\0'; p++)
+		buf_addc(b, *p == '-' ? '_' : *p);
+}
+
+int
+lx_exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
+}
+
+int
+lx_read_text(const char *path, struct buf *out)
+{
+	char chunk[8192];
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		buf_add(out, chunk, (size_t)n);
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+/* Writes path atomically (temp file, fsync, rename). 0 or -1. */
+int
+lx_write_text(const char *path, const char *text, mode_t mode, struct diag *d)
+{
+	struct buf tmp = BUF_INIT;
+	size_t len = strlen(text), off = 0;
+	ssize_t n;
+	int fd, rc = -1;
+
+	buf_printf(&tmp, "%s.new", path);
+	fd = open(tmp.ptr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd == -1) {
+		diag_error(d, tmp.ptr, 0, "%s", strerror(errno));
+		goto out;
+	}
+	while (off < len) {
+		if ((n = write(fd, text + off, len - off)) == -1) {
+			if (errno == EINTR)
+				continue;
+			diag_error(d, tmp.ptr, 0, "write: %s", strerror(errno));
+			close(fd);
+			goto out;
+		}
+		off += (size_t)n;
+	}
+	if (fsync(fd) == -1 || close(fd) == -1) {
+		diag_error(d, tmp.ptr, 0, "%s", strerror(errno));
+		goto out;
+	}
+	if (rename(tmp.ptr, path) == -1) {
+		diag_error(d, path, 0, "rename: %s", strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc == -1)
+		unlink(tmp.ptr);
+	buf_release(&tmp);
+	return rc;
+}
+
+int
+lx_mkdirs(const char *path, mode_t mode, struct diag *d)
+{
+	char tmp[PATH_MAX], *p;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp)) {
+		diag_error(d, path, 0, "path too long");
+		return -1;
+	}
+	for (p = tmp + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) == -1 && errno != EEXIST) {
+			diag_error(d, tmp, 0, "mkdir: %s", strerror(errno));
+			return -1;
+		}
+		*p = '/';
+	}
+	if (mkdir(tmp, mode) == -1 && errno != EEXIST) {
+		diag_error(d, tmp, 0, "mkdir: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* state/{logs,tmp,run} of a jail; the proxy's is private (Caddy's CA key). */
+int
+lx_jail_dirs(const struct spec *s, const char *jail, struct diag *d)
+{
+	struct buf b = BUF_INIT;
+	int rc = 0;
+
+	lx_jail_dir(&b, s, jail);
+	if (lx_mkdirs(b.ptr, lx_is_proxy(jail) ? 0700 : 0755, d) == -1)
+		rc = -1;
+	buf_adds(&b, "/logs");
+	if (rc == 0 && lx_mkdirs(b.ptr, 0755, d) == -1)
+		rc = -1;
+	buf_truncate(&b, b.len - 5);
+	buf_adds(&b, "/tmp");
+	if (rc == 0 && lx_mkdirs(b.ptr, 0755, d) == -1)
+		rc = -1;
+	buf_truncate(&b, b.len - 4);
+	buf_adds(&b, "/run");
+	if (rc == 0 && lx_mkdirs(b.ptr, 0755, d) == -1)
+		rc = -1;
+	/* Mount point of a site's own root (see site_root). */
+	buf_truncate(&b, b.len - 4);
+	buf_adds(&b, "/jail");
+	if (rc == 0 && !lx_is_proxy(jail) && lx_mkdirs(b.ptr, 0755, d) == -1)
+		rc = -1;
+	buf_release(&b);
+	return rc;
+}
