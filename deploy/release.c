@@ -25,8 +25,8 @@
 #define WELL_KNOWN	".well-known"
 #define REF_PREFIX	"refs/releases/"
 
-static void
-git_diag(struct diag *d, const char *file, const char *what)
+void
+release_git_error(struct diag *d, const char *file, const char *what)
 {
 	const git_error *e = git_error_last();
 
@@ -313,7 +313,7 @@ build_tree(git_repository *repo, struct statcache *sc, git_odb *odb,
 			hit = sc_lookup(sc, odb, path.ptr, &st, &oid);
 			if (!hit && git_blob_create_from_disk(&oid, repo,
 			    path.ptr) != 0) {
-				git_diag(d, path.ptr, "storing file");
+				release_git_error(d, path.ptr, "storing file");
 				goto out;
 			}
 			sc_note(sc, path.ptr, &st, &oid);
@@ -348,7 +348,7 @@ build_tree(git_repository *repo, struct statcache *sc, git_odb *odb,
 	if (!*same || !sc_lookup_dir(sc, odb, dir, n, out)) {
 		*same = 0;
 		if (git_treebuilder_new(&tb, repo, NULL) != 0) {
-			git_diag(d, dir, "treebuilder");
+			release_git_error(d, dir, "treebuilder");
 			goto out;
 		}
 		for (i = 0; i < n; i++)
@@ -356,11 +356,11 @@ build_tree(git_repository *repo, struct statcache *sc, git_odb *odb,
 			    &ents[i].oid, ents[i].mode) != 0) {
 				buf_clear(&path);
 				buf_printf(&path, "%s/%s", dir, ents[i].name);
-				git_diag(d, path.ptr, "tree entry");
+				release_git_error(d, path.ptr, "tree entry");
 				goto out;
 			}
 		if (git_treebuilder_write(out, tb) != 0) {
-			git_diag(d, dir, "writing tree");
+			release_git_error(d, dir, "writing tree");
 			goto out;
 		}
 	}
@@ -412,7 +412,7 @@ add_release_file(git_repository *repo, const git_oid *content, const char *id,
 	rc = 0;
 	goto out;
 gitfail:
-	git_diag(d, NULL, "adding " WELL_KNOWN "/" RELEASE_FILE);
+	release_git_error(d, NULL, "adding " WELL_KNOWN "/" RELEASE_FILE);
 out:
 	git_treebuilder_free(wkb);
 	git_treebuilder_free(tb);
@@ -428,13 +428,13 @@ open_or_init(git_repository **repo, const char *dir, struct diag *d)
 
 	if (stat(dir, &st) == 0) {
 		if (git_repository_open_bare(repo, dir) != 0) {
-			git_diag(d, dir, "opening release repository");
+			release_git_error(d, dir, "opening release repository");
 			return -1;
 		}
 		return 0;
 	}
 	if (git_repository_init(repo, dir, 1) != 0) {
-		git_diag(d, dir, "creating release repository");
+		release_git_error(d, dir, "creating release repository");
 		return -1;
 	}
 	return 0;
@@ -473,7 +473,7 @@ release_commit(const char *repo_dir, const char *tree_dir, const char *message,
 		goto out;
 	sc_load(&sc, repo_dir);
 	if (git_repository_odb(&odb, repo) != 0) {
-		git_diag(d, repo_dir, "object database");
+		release_git_error(d, repo_dir, "object database");
 		goto out;
 	}
 	if (build_tree(repo, &sc, odb, tree_dir, &content, &empty, &same,
@@ -509,7 +509,7 @@ release_commit(const char *repo_dir, const char *tree_dir, const char *message,
 	if (git_tree_lookup(&tree, repo, &root) != 0 ||
 	    git_signature_new(&sig, "deploy", "deploy@localhost",
 	    (git_time_t)now, 0) != 0) {
-		git_diag(d, repo_dir, "preparing commit");
+		release_git_error(d, repo_dir, "preparing commit");
 		goto out;
 	}
 	/*
@@ -518,12 +518,12 @@ release_commit(const char *repo_dir, const char *tree_dir, const char *message,
 	 */
 	if (git_commit_create(&commit, repo, NULL, sig, sig, NULL,
 	    message != NULL ? message : "Release\n", tree, 0, NULL) != 0) {
-		git_diag(d, repo_dir, "commit");
+		release_git_error(d, repo_dir, "commit");
 		goto out;
 	}
 	if (git_reference_create(&ref, repo, refname, &commit, 1,
 	    "deploy: release") != 0) {
-		git_diag(d, repo_dir, refname);
+		release_git_error(d, repo_dir, refname);
 		goto out;
 	}
 	if (git_reference_lookup(&head, repo, "HEAD") == 0 &&
@@ -533,7 +533,7 @@ release_commit(const char *repo_dir, const char *tree_dir, const char *message,
 		ref = NULL;
 		if (git_reference_create(&ref, repo, branch, &commit, 1,
 		    "deploy: release") != 0) {
-			git_diag(d, repo_dir, branch);
+			release_git_error(d, repo_dir, branch);
 			goto out;
 		}
 	}
@@ -700,7 +700,7 @@ pack_new(git_packbuilder *pb, git_repository *repo, git_tree *tree,
 	goto out;
 gitfail:
 	if (diag_total(d) == 0)
-		git_diag(d, NULL, "building pack");
+		release_git_error(d, NULL, "building pack");
 out:
 	free(sub);
 	return rc;
@@ -728,7 +728,7 @@ release_send(struct transport *t, const char *repo_dir, const char *id,
 	}
 	snprintf(refname, sizeof(refname), REF_PREFIX "%s", id);
 	if (git_repository_open_bare(&repo, repo_dir) != 0) {
-		git_diag(d, repo_dir, "opening release repository");
+		release_git_error(d, repo_dir, "opening release repository");
 		goto out;
 	}
 	if (git_reference_name_to_id(&oid, repo, refname) != 0) {
@@ -748,7 +748,7 @@ release_send(struct transport *t, const char *repo_dir, const char *id,
 	if (git_packbuilder_new(&pb, repo) != 0 ||
 	    git_commit_lookup(&commit, repo, &oid) != 0 ||
 	    git_commit_tree(&tree, commit) != 0) {
-		git_diag(d, repo_dir, "preparing pack");
+		release_git_error(d, repo_dir, "preparing pack");
 		goto out;
 	}
 	git_packbuilder_set_threads(pb, 0);
@@ -767,7 +767,7 @@ release_send(struct transport *t, const char *repo_dir, const char *id,
 	if (git_packbuilder_insert(pb, &oid, NULL) != 0 ||
 	    pack_new(pb, repo, tree, bases, nb, d) == -1) {
 		if (diag_total(d) == 0)
-			git_diag(d, repo_dir, "building pack");
+			release_git_error(d, repo_dir, "building pack");
 		goto out;
 	}
 	if (transport_printf(t, d, "pack %s %s\n", id, hex) == -1)
@@ -777,7 +777,7 @@ release_send(struct transport *t, const char *repo_dir, const char *id,
 	ss.chunks = 0;
 	if (git_packbuilder_foreach(pb, send_chunk, &ss) != 0) {
 		if (diag_total(d) == 0)
-			git_diag(d, repo_dir, "sending pack");
+			release_git_error(d, repo_dir, "sending pack");
 		goto out;
 	}
 	if (transport_printf(t, d, "0\n") == -1 || answer(t, NULL, NULL, NULL, d) == -1)

@@ -124,4 +124,7 @@ int	release_id_valid(const char *s);
  */
 void	release_test_pause(const char *point);
 
+/* Records libgit2's last error about file (may be NULL) while doing what. */
+void	release_git_error(struct diag *d, const char *file, const char *what);
+
 #endif
