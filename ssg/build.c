@@ -42,6 +42,7 @@ struct source {
 	enum content_kind kind;
 	int		 from_drafts;
 	int		 ok;
+	int		 published;	/* among this build's posts or pages */
 };
 
 /* A page to render, and why (for --explain). */
@@ -59,11 +60,13 @@ struct build {
 	char			*site_dir;
 	char			*out_dir;
 	int			 out_fd;	/* out_dir, to stat pages in */
+	volatile int		 missing;	/* an output is gone */
 	char			*builtin;
 	struct source		*src;
 	size_t			 nsrc, capsrc;
 	struct post		*items;	/* parallel to src */
 	struct post		*posts, *pages;
+	size_t			 np, ng;
 	struct site_index	 ix;
 	struct tmpl_set		*tmpl;
 	struct render		*render;
@@ -363,7 +366,6 @@ load_sources(struct build *b, size_t threads)
 {
 	struct post *posts, *pages;
 	size_t i, np = 0, ng = 0;
-	int rc;
 
 	b->items = xcalloc(b->nsrc + 1, sizeof(*b->items));
 	progress(b, "read", 0, b->nsrc);
@@ -396,6 +398,7 @@ load_sources(struct build *b, size_t threads)
 		}
 		if (p->kind == CONTENT_PAGE) {
 			pages[ng++] = *p;
+			b->src[i].published = 1;
 			continue;
 		}
 		if (p->date > b->now && !b->o->future) {
@@ -403,10 +406,23 @@ load_sources(struct build *b, size_t threads)
 			continue;
 		}
 		posts[np++] = *p;
+		b->src[i].published = 1;
 	}
 	b->st->posts = np;
 	b->st->pages = ng;
-	rc = siteindex_build(&b->ix, posts, np, pages, ng, &b->c, b->d);
+	b->np = np;
+	b->ng = ng;
+	return 0;
+}
+
+/* Tags, archives, authors, neighbours and related posts. */
+static int
+index_sources(struct build *b, size_t threads)
+{
+	int rc;
+
+	rc = siteindex_build(&b->ix, b->posts, b->np, b->pages, b->ng, &b->c,
+	    b->d);
 	if (b->c.enable_related_posts && b->c.related_posts_count > 0) {
 		char *rpath = site_path(b, ".ssg-cache/related.bin");
 
@@ -754,6 +770,74 @@ precompress_marker(struct build *b, int at_end)
 	free(marker);
 }
 
+/*
+ * A hash of everything the pages depend on: version, templates, settings,
+ * locale strings, the year, the build's options and, per source, its text,
+ * dates and whether it is published. 0 when it cannot be trusted to: dates
+ * from git change without the sources changing.
+ */
+static uint64_t
+build_memo(struct build *b)
+{
+	struct buf k = BUF_INIT;
+	uint64_t h, v[8];
+	size_t i;
+	int y, m, dd;
+
+	if (b->force || b->c.git_lastmod)
+		return 0;
+	dt_ymd(b->now, &y, &m, &dd);
+	buf_adds(&k, "memo 1 " SSG_VERSION);
+	v[0] = b->tmpl_hash;
+	v[1] = config_hash(&b->c);
+	v[2] = parse_hash(b);
+	v[3] = render_val_hash(locale_strings(b->locale));
+	v[4] = (uint64_t)y;
+	v[5] = (uint64_t)b->o->drafts << 1 | (uint64_t)b->o->future;
+	buf_add(&k, v, 6 * sizeof(v[0]));
+	for (i = 0; i < b->nsrc; i++) {
+		const struct post *p = &b->items[i];
+
+		buf_adds(&k, b->src[i].key);
+		v[0] = (uint64_t)b->src[i].kind << 2 |
+		    (uint64_t)b->src[i].ok << 1 | (uint64_t)b->src[i].published;
+		v[1] = b->src[i].ok ? p->text_hash : 0;
+		v[2] = b->src[i].ok ? (uint64_t)(int64_t)p->date : 0;
+		v[3] = b->src[i].ok ? (uint64_t)(int64_t)p->lastmod : 0;
+		buf_add(&k, v, 4 * sizeof(v[0]));
+	}
+	h = hash64(k.ptr, k.len);
+	buf_release(&k);
+	return h != 0 ? h : 1;
+}
+
+static void
+present_one(size_t i, void *arg)
+{
+	struct build *b = arg;
+	const char *rel = manifest_path_at(b->old, i);
+	struct stat st;
+	char *path;
+
+	if (fstatat(b->out_fd, rel, &st, 0) == -1)
+		b->missing = 1;
+	else if (b->c.precompress_assets && compress_wanted(rel)) {
+		path = path_join(b->out_dir, rel);
+		if (!compress_present(path))
+			b->missing = 1;
+		free(path);
+	}
+}
+
+/* Whether every file the last build wrote is still there. */
+static int
+outputs_present(struct build *b, size_t threads)
+{
+	b->missing = 0;
+	pool_for(threads, manifest_count(b->old), present_one, b);
+	return !b->missing;
+}
+
 int
 ssg_build(const struct build_opts *o, struct build_stats *st,
     struct diag *d)
@@ -763,7 +847,8 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	char *site_themes = NULL;
 	size_t threads, i, errors_before = diag_count(d, DIAG_ERROR);
 	double t0 = now_seconds();
-	int rc = -1, changed;
+	uint64_t memo;
+	int rc = -1, changed, fast;
 
 	memset(&b, 0, sizeof(b));
 	memset(st, 0, sizeof(*st));
@@ -808,10 +893,19 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	}
 	b.tmpdir = output_tmpdir(b.out_dir);
 	b.out_fd = open(b.out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	trace("sources");
 	site_themes = site_path(&b, b.c.themes_dir);
 	b.locale = locale_load(b.c.site_lang, site_themes, b.builtin, d);
+
+	/* Nothing the pages depend on changed: check they are all there. */
+	memo = build_memo(&b);
+	fast = memo != 0 && memo == manifest_memo(b.old) &&
+	    outputs_present(&b, threads);
+	trace("memo");
+	if (fast)
+		goto carried;
+	if (index_sources(&b, threads) == -1 && o->strict)
+		goto out;
+	trace("sources");
 	b.render = render_new(&b.c, &b.ix, b.tmpl, b.locale, b.now);
 	render_set_base(b.render, b.tmpl_hash, config_hash(&b.c));
 	b.njobs = render_plan(b.render, &b.jobs);
@@ -835,6 +929,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		pool_for(threads, b.ndirty, render_one, &b);
 		progress(&b, "render", b.ndirty, b.ndirty);
 	}
+carried:
 
 	/* the stylesheet, then static files (which may replace it) */
 	{
@@ -857,6 +952,13 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	fs_walk(static_dir, copy_static, &b);
 	trace("static");
 
+	if (fast) {
+		/* the pages are the last build's, as they were */
+		manifest_carry(b.old, b.manifest);
+		st->outputs = manifest_count(b.manifest);
+	}
+	if (diag_count(d, DIAG_ERROR) == errors_before && !b.failed)
+		manifest_set_memo(b.manifest, memo);
 	st->removed = manifest_remove_stale(b.old, b.manifest, b.out_dir, d);
 	precompress_marker(&b, 1);
 	if (!manifest_same(b.manifest, b.old) &&

@@ -33,6 +33,7 @@ struct manifest {
 	size_t		*slots;		/* entry index + 1; 0 is empty */
 	size_t		 nslots;
 	size_t		 indexed;	/* entries in the index so far */
+	uint64_t	 memo;		/* the inputs of the build that wrote it */
 };
 
 struct manifest *
@@ -151,6 +152,16 @@ manifest_load(struct manifest *m, const char *path, struct diag *d)
 	*next = '\0';
 	if (strcmp(line, MANIFEST_MAGIC) != 0)
 		goto bad;
+	/* "memo HASH", when the build that wrote it ended without error */
+	if (strncmp(next + 1, "memo ", 5) == 0) {
+		line = next + 1;
+		if ((next = strchr(line, '\n')) == NULL || next - line != 21)
+			goto bad;
+		errno = 0;
+		m->memo = strtoull(line + 5, &end, 16);
+		if (errno || end != next)
+			goto bad;
+	}
 	for (line = next + 1; *line != '\0'; line = next + 1) {
 		if ((next = strchr(line, '\n')) == NULL)
 			goto bad;
@@ -176,6 +187,7 @@ bad:
 	diag_warn(d, path, 0, "damaged list of outputs: ignored (pages are "
 	    "rendered again; files it named are no longer removed)");
 	buf_release(&b);
+	m->memo = 0;
 	while (m->n > 0)
 		free(m->e[--m->n].path);
 	m->indexed = 0;
@@ -193,6 +205,8 @@ manifest_save(struct manifest *m, const char *path)
 
 	buf_grow(&b, m->n * 64 + 32);
 	buf_adds(&b, MANIFEST_MAGIC "\n");
+	if (m->memo != 0)
+		buf_printf(&b, "memo %016" PRIx64 "\n", m->memo);
 	for (i = 0; i < m->n; i++)
 		buf_printf(&b, "%016" PRIx64 " %016" PRIx64 " %s\n", m->e[i].fp,
 		    m->e[i].base, m->e[i].path);
@@ -207,7 +221,7 @@ manifest_same(struct manifest *a, struct manifest *b)
 	struct entry *e;
 	size_t i;
 
-	if (a->n != b->n)
+	if (a->n != b->n || a->memo != b->memo)
 		return 0;
 	for (i = 0; i < a->n; i++) {
 		e = find(b, a->e[i].path);
@@ -282,4 +296,40 @@ manifest_remove_stale(struct manifest *old, struct manifest *cur,
 	}
 	buf_release(&p);
 	return removed;
+}
+
+void
+manifest_set_memo(struct manifest *m, uint64_t memo)
+{
+	m->memo = memo;
+}
+
+uint64_t
+manifest_memo(const struct manifest *m)
+{
+	return m->memo;
+}
+
+size_t
+manifest_count(const struct manifest *m)
+{
+	return m->n;
+}
+
+const char *
+manifest_path_at(const struct manifest *m, size_t i)
+{
+	return m->e[i].path;
+}
+
+void
+manifest_carry(struct manifest *old, struct manifest *cur)
+{
+	size_t i;
+
+	manifest_index(cur);
+	for (i = 0; i < old->n; i++)
+		if (find(cur, old->e[i].path) == NULL)
+			manifest_add(cur, old->e[i].path, old->e[i].fp,
+			    old->e[i].base);
 }

@@ -49,4 +49,16 @@ void	 manifest_forget(struct manifest *m, const char *rel);
 size_t	 manifest_remove_stale(struct manifest *old, struct manifest *cur,
 	    const char *out_dir, struct diag *d);
 
+/*
+ * A hash of all a build's inputs, saved with the list when the build ended
+ * without error; 0: none. A build whose inputs hash the same need only
+ * check that the files are still there.
+ */
+void	 manifest_set_memo(struct manifest *m, uint64_t memo);
+uint64_t manifest_memo(const struct manifest *m);
+size_t	 manifest_count(const struct manifest *m);
+const char *manifest_path_at(const struct manifest *m, size_t i);
+/* Adds to cur each entry of old it does not have. */
+void	 manifest_carry(struct manifest *old, struct manifest *cur);
+
 #endif

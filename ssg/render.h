@@ -10,6 +10,7 @@
 struct locale;
 struct site_config;
 struct site_index;
+struct val;
 struct tmpl_set;
 
 /*
@@ -72,6 +73,8 @@ int		 render_page(const struct render *r, const struct page_job *j,
 void		 render_set_base(struct render *r, uint64_t tmpl_hash,
 		    uint64_t cfg_hash);
 uint64_t	 render_base(const struct render *r);
+/* A hash of a value tree, as fingerprints see it. */
+uint64_t	 render_val_hash(const struct val *v);
 uint64_t	 render_fingerprint(const struct render *r,
 		    const struct page_job *j);
 

@@ -117,6 +117,18 @@ render_set_base(struct render *r, uint64_t tmpl_hash, uint64_t cfg_hash)
 }
 
 uint64_t
+render_val_hash(const struct val *v)
+{
+	struct buf b = BUF_INIT;
+	uint64_t h;
+
+	fp_val(&b, v);
+	h = hash64(b.ptr, b.len);
+	buf_release(&b);
+	return h;
+}
+
+uint64_t
 render_base(const struct render *r)
 {
 	return r->fp_base;

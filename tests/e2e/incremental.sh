@@ -103,6 +103,29 @@ done
 # A build with nothing changed renders and writes nothing.
 "$SSG" build -C "$S" >"$T/out" 2>&1
 check "no-change rebuild renders nothing" grep -q '(0 rendered, 0 changed)' "$T/out"
+"$SSG" build -C "$S" >"$T/out" 2>&1
+check "no-change rebuild, twice: still nothing" grep -q '(0 rendered, 0 changed)' "$T/out"
+
+# Nothing changed but a page was deleted by hand: it comes back.
+page=$(cd "$S/output" && find . -path './20*' -name index.html | sed -n 1p)
+rm "$S/output/$page" "$S/output/index.html"
+"$SSG" build -C "$S" -q
+check "pages deleted from the output are written again" \
+    diff -r "$S/output" "$T/fresh/output"
+
+# Only the clock moved: a post dated a few seconds ahead is left out, then
+# published by the first build after its time.
+soon=$(TZ=UTC date -d "@$(($(date +%s) + 3))" '+%Y-%m-%d %H:%M:%S')
+printf -- '---\ntitle: Due soon\ndate: %s +0000\n---\nNot yet.\n' "$soon" \
+    >"$S/posts/due-soon.md"
+"$SSG" build -C "$S" -q
+check "a post dated ahead is not published" sh -c "! grep -rq 'Due soon' '$S/output/index.html'"
+"$SSG" build -C "$S" -q
+sleep 4
+"$SSG" build -C "$S" -q
+check "the first build after its time publishes it" grep -q 'Due soon' "$S/output/index.html"
+rm "$S/posts/due-soon.md"
+"$SSG" build -C "$S" -q
 
 # A damaged cache is noticed and ignored, and the result is still right.
 printf 'garbage' >"$S/.ssg-cache/sources.bin"

@@ -35,6 +35,10 @@ check "unchanged page: its .gz untouched" test "$(stat -c %Y.%y "$O/about/index.
 rm "$S/posts/2025-02-14-unicode.md"
 "$SSG" build -C "$S" -q
 check "deleted page: its .gz and .br go too" sh -c "test ! -e '$P.gz' && test ! -e '$P.br'"
+"$SSG" build -C "$S" -q
+rm "$O/about/index.html.br"
+"$SSG" build -C "$S" -q
+check "a deleted .br is written again though nothing changed" test -f "$O/about/index.html.br"
 sed -i 's/^precompress_assets: true/precompress_assets: false/' "$S/site.yaml"
 "$SSG" build -C "$S" -q
 check "setting turned off: no .gz left" test -z "$(find "$O" -name '*.gz' -o -name '*.br')"
