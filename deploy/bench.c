@@ -21,6 +21,7 @@
 #include "escape.h"
 #include "health.h"
 #include "mem.h"
+#include "proc.h"
 
 /* wrk prints this line from its done() hook; parsed below. */
 static const char wrk_lua[] =
@@ -186,53 +187,6 @@ add_row(struct bench_result *r, const struct bench_row *row)
 	r->rows[r->n++] = *row;
 }
 
-/* Runs a command, output kept for the diagnostic. 0, or -1 noted in d. */
-static int
-command(struct diag *d, char *const argv[])
-{
-	struct buf out = BUF_INIT, line = BUF_INIT;
-	int fds[2], st = -1;
-	pid_t pid;
-	ssize_t n;
-	char chunk[1024];
-	size_t i;
-
-	if (pipe(fds) == -1)
-		return -1;
-	if ((pid = fork()) == -1) {
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		close(fds[0]);
-		close(fds[1]);
-		execvp(argv[0], argv);
-		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(fds[1]);
-	while ((n = read(fds[0], chunk, sizeof(chunk))) > 0 ||
-	    (n == -1 && errno == EINTR))
-		if (n > 0)
-			buf_add(&out, chunk, (size_t)n);
-	close(fds[0]);
-	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
-		;
-	if (d != NULL && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
-		for (i = 0; argv[i] != NULL; i++)
-			buf_printf(&line, "%s%s", i ? " " : "", argv[i]);
-		while (out.len > 0 && out.ptr[out.len - 1] == '\n')
-			buf_truncate(&out, out.len - 1);
-		diag_error(d, NULL, 0, "%s: %s", line.ptr, out.ptr);
-	}
-	buf_release(&out);
-	buf_release(&line);
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-}
-
 /* The highest address of the subnet no jail, nor the bridge, uses. */
 static uint32_t
 free_addr(const struct spec *s)
@@ -322,8 +276,8 @@ stock_stop(struct stock *st)
 		char *del[] = { "ip", "netns", "delete", st->ns, NULL };
 		char *link[] = { "ip", "link", "delete", st->veth, NULL };
 
-		command(NULL, del);
-		command(NULL, link);
+		proc_must(NULL, del);
+		proc_must(NULL, link);
 		st->ns[0] = '\0';
 	}
 }
@@ -361,7 +315,7 @@ stock_start(const struct spec *s, const struct spec_site *site,
 		char *flush[] = { "ip", "neigh", "flush", "to", st->addr,
 		    "dev", s->net.bridge, NULL };
 
-		command(NULL, flush);
+		proc_must(NULL, flush);
 	}
 	snprintf(st->ns, sizeof(st->ns), "%s-stock-nginx-%ld", s->name,
 	    (long)getpid());
@@ -379,13 +333,13 @@ stock_start(const struct spec *s, const struct spec_site *site,
 		char *lo[] = { "ip", "-n", st->ns, "link", "set", "lo", "up",
 		    NULL };
 
-		if (command(d, add) == -1) {
+		if (proc_must(d, add) == -1) {
 			st->ns[0] = '\0';
 			goto out;
 		}
-		if (command(d, veth) == -1 || command(d, master) == -1 ||
-		    command(d, addr) == -1 || command(d, up) == -1 ||
-		    command(d, lo) == -1)
+		if (proc_must(d, veth) == -1 || proc_must(d, master) == -1 ||
+		    proc_must(d, addr) == -1 || proc_must(d, up) == -1 ||
+		    proc_must(d, lo) == -1)
 			goto out;
 	}
 	/* The site jail's firewall too: the same per-packet work. */
@@ -395,7 +349,7 @@ stock_start(const struct spec *s, const struct spec_site *site,
 		char *nft[] = { "ip", "netns", "exec", st->ns, "nft", "-f",
 		    path.ptr, NULL };
 
-		if (command(d, nft) == -1)
+		if (proc_must(d, nft) == -1)
 			goto out;
 	}
 	buf_clear(&path);

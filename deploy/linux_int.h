@@ -11,6 +11,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "driver.h"
+#include "proc.h"
 #include "spec.h"
 
 #define NETNS_DIR	"/run/netns"
@@ -21,12 +22,10 @@ struct ldrv {
 	char		*ca;		/* Caddy's root certificate */
 };
 
-#define MUST(d, ...) lx_must((d), (char *const[]){ __VA_ARGS__, NULL })
-#define QUIET(...) lx_run((char *const[]){ __VA_ARGS__, NULL }, NULL)
+#define MUST(d, ...) proc_must((d), (char *const[]){ __VA_ARGS__, NULL })
+#define QUIET(...) proc_run((char *const[]){ __VA_ARGS__, NULL }, NULL)
 
 /* linux_util.c */
-int	lx_run(char *const argv[], struct buf *out);
-int	lx_must(struct diag *d, char *const argv[]);
 int	lx_is_proxy(const char *jail);
 void	lx_ns_name(struct buf *b, const struct spec *s, const char *jail);
 uint32_t	lx_jail_addr(const struct spec *s, const char *jail);
