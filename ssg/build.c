@@ -59,8 +59,7 @@ struct build {
 	struct arena		*arena;
 	char			*site_dir;
 	char			*out_dir;
-	int			 out_fd;	/* out_dir, to stat pages in */
-	volatile int		 missing;	/* an output is gone */
+	int			 out_fd;	/* out_dir as the scan found it */
 	char			*builtin;
 	struct source		*src;
 	size_t			 nsrc, capsrc;
@@ -323,10 +322,44 @@ git_dates(struct build *b)
 static uint64_t	site_id(const struct build *);
 static uint64_t	parse_hash(const struct build *);
 
+/* Reading the caches and checking the old outputs, beside the scan. */
 struct cache_load {
 	struct build	*b;
 	const char	*cpath, *mpath;
+	pthread_t	 loader, checker;
+	int		 loading, checking;	/* the threads run */
 };
+
+/* Whether the file of entry i of the old list, and its compressed
+ * copies where the site has them, are in the output folder. */
+static int
+check_output(struct build *b, size_t i)
+{
+	const char *rel = manifest_path_at(b->old, i);
+	struct stat st;
+	char *path;
+	int ok;
+
+	if (fstatat(b->out_fd, rel, &st, 0) == -1)
+		return MANIFEST_GONE;
+	if (!b->c.precompress_assets || !compress_wanted(rel))
+		return MANIFEST_FOUND;
+	path = path_join(b->out_dir, rel);
+	ok = compress_present(path);
+	free(path);
+	return ok ? MANIFEST_FOUND : MANIFEST_NO_COPIES;
+}
+
+static void *
+check_outputs(void *arg)
+{
+	struct build *b = arg;
+	size_t i, n = manifest_count(b->old);
+
+	for (i = 0; i < n; i++)
+		manifest_set_found(b->old, i, check_output(b, i));
+	return NULL;
+}
 
 static void *
 load_caches(void *arg)
@@ -334,31 +367,48 @@ load_caches(void *arg)
 	struct cache_load *cl = arg;
 	struct build *b = cl->b;
 
+	manifest_load(b->old, cl->mpath, b->d);
+	if (!b->force && (b->out_fd = open(b->out_dir, O_RDONLY |
+	    O_DIRECTORY | O_CLOEXEC)) != -1)
+		cl->checking = pthread_create(&cl->checker, NULL,
+		    check_outputs, b) == 0;
 	b->cache = srccache_load(b->force ? NULL : cl->cpath, site_id(b),
 	    parse_hash(b), b->arena, b->d);
-	manifest_load(b->old, cl->mpath, b->d);
+	if (!cl->checking && b->out_fd != -1)
+		check_outputs(b);
 	return NULL;
 }
 
 /*
- * Lists the sources while the caches (source cache, list of outputs) are
- * read in another thread: both are mostly waiting on the kernel.
+ * Lists the sources while another thread reads the caches (source cache,
+ * list of outputs) and a third checks that the files the last build
+ * wrote are still there, which the build needs to know whether or not
+ * anything changed. The check goes on while the sources are read (see
+ * caches_checked): it is waiting on the kernel, reading is not.
  */
 static void
-scan_all(struct build *b, const char *cpath, const char *mpath)
+scan_all(struct build *b, struct cache_load *cl)
 {
-	struct cache_load cl = { b, cpath, mpath };
-	pthread_t t;
-	int threaded = pthread_create(&t, NULL, load_caches, &cl) == 0;
-
-	if (!threaded)
-		load_caches(&cl);
+	b->out_fd = -1;
+	cl->loading = pthread_create(&cl->loader, NULL, load_caches, cl) == 0;
+	if (!cl->loading)
+		load_caches(cl);
 	scan(b, b->c.posts_dir, CONTENT_POST, 0);
 	scan(b, b->c.pages_dir, CONTENT_PAGE, 0);
 	if (b->o->drafts)
 		scan(b, b->c.drafts_dir, CONTENT_POST, 1);
-	if (threaded)
-		pthread_join(t, NULL);
+	if (cl->loading)
+		pthread_join(cl->loader, NULL);
+	cl->loading = 0;
+}
+
+/* Waits for the check of the old outputs. */
+static void
+caches_checked(struct cache_load *cl)
+{
+	if (cl->checking)
+		pthread_join(cl->checker, NULL);
+	cl->checking = 0;
 }
 
 static int
@@ -530,27 +580,24 @@ judge_one(size_t i, void *arg)
 	struct build *b = arg;
 	struct page_job *j = &b->jobs[i];
 	uint64_t base = render_base(b->render), ofp, obase;
-	struct stat st;
 	const char *why;
-	char *path;
+	int found;
 
 	b->fps[i] = render_fingerprint(b->render, j);
 	if (b->force)
 		why = "forced (--force or clean_output)";
 	else if (!manifest_get(b->old, j->out_path, &ofp, &obase))
 		why = "new page";
-	else if (fstatat(b->out_fd, j->out_path, &st, 0) == -1)
+	else if ((found = manifest_found(b->old, j->out_path)) !=
+	    MANIFEST_FOUND && found != MANIFEST_NO_COPIES)
 		why = "its file is missing";
 	else if (obase != base && ofp != b->fps[i])
 		why = "templates, theme or settings changed";
 	else if (ofp != b->fps[i])
 		why = "content it shows changed";
-	else if (b->c.precompress_assets && compress_wanted(j->out_path)) {
-		path = path_join(b->out_dir, j->out_path);
-		why = compress_present(path) ? NULL :
-		    "compressed copies missing";
-		free(path);
-	} else
+	else if (found == MANIFEST_NO_COPIES)
+		why = "compressed copies missing";
+	else
 		why = NULL;
 	b->whys[i] = why;
 }
@@ -811,33 +858,6 @@ build_memo(struct build *b)
 	return h != 0 ? h : 1;
 }
 
-static void
-present_one(size_t i, void *arg)
-{
-	struct build *b = arg;
-	const char *rel = manifest_path_at(b->old, i);
-	struct stat st;
-	char *path;
-
-	if (fstatat(b->out_fd, rel, &st, 0) == -1)
-		b->missing = 1;
-	else if (b->c.precompress_assets && compress_wanted(rel)) {
-		path = path_join(b->out_dir, rel);
-		if (!compress_present(path))
-			b->missing = 1;
-		free(path);
-	}
-}
-
-/* Whether every file the last build wrote is still there. */
-static int
-outputs_present(struct build *b, size_t threads)
-{
-	b->missing = 0;
-	pool_for(threads, manifest_count(b->old), present_one, b);
-	return !b->missing;
-}
-
 int
 ssg_build(const struct build_opts *o, struct build_stats *st,
     struct diag *d)
@@ -849,8 +869,10 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	double t0 = now_seconds();
 	uint64_t memo;
 	int rc = -1, changed, fast;
+	struct cache_load cl;
 
 	memset(&b, 0, sizeof(b));
+	memset(&cl, 0, sizeof(cl));
 	memset(st, 0, sizeof(*st));
 	b.o = o;
 	b.st = st;
@@ -879,7 +901,10 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	b.old = manifest_new();
 	mpath = manifest_path(&b);
 	trace("start");
-	scan_all(&b, cpath, mpath);
+	cl.b = &b;
+	cl.cpath = cpath;
+	cl.mpath = mpath;
+	scan_all(&b, &cl);
 	trace("scan+cache");
 	if (load_sources(&b, threads) == -1 && o->strict)
 		goto out;
@@ -892,14 +917,14 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		goto out;
 	}
 	b.tmpdir = output_tmpdir(b.out_dir);
-	b.out_fd = open(b.out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	site_themes = site_path(&b, b.c.themes_dir);
 	b.locale = locale_load(b.c.site_lang, site_themes, b.builtin, d);
 
 	/* Nothing the pages depend on changed: check they are all there. */
 	memo = build_memo(&b);
+	caches_checked(&cl);
 	fast = memo != 0 && memo == manifest_memo(b.old) &&
-	    outputs_present(&b, threads);
+	    manifest_all_found(b.old);
 	trace("memo");
 	if (fast)
 		goto carried;
@@ -973,6 +998,7 @@ carried:
 	trace("save");
 	rc = diag_count(d, DIAG_ERROR) > errors_before || b.failed ? -1 : 0;
 out:
+	caches_checked(&cl);
 	st->seconds = now_seconds() - t0;
 	render_free(b.render);
 	if (b.jobs)
@@ -1002,7 +1028,7 @@ out:
 	free(mpath);
 	free(static_dir);
 	free(b.builtin);
-	if (b.out_fd > 0)
+	if (b.out_fd > 0)	/* 0: the build stopped before the scan */
 		close(b.out_fd);
 	free(b.out_dir);
 	free(b.site_dir);

@@ -1,5 +1,6 @@
 #include "fsutil.h"
 
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 
@@ -8,12 +9,59 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "mem.h"
+
+#ifndef MAP_POPULATE
+#define MAP_POPULATE	0	/* FreeBSD: faulted in as it is read */
+#endif
+
+int
+fs_map(const char *path, const char **ptr, size_t *len)
+{
+	struct stat st;
+	void *m;
+	int fd, saved;
+
+	*ptr = NULL;
+	*len = 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	if (fstat(fd, &st) == -1)
+		goto fail;
+	if (!S_ISREG(st.st_mode)) {
+		errno = EINVAL;
+		goto fail;
+	}
+	if (st.st_size > 0) {
+		/* populated now: one call instead of a fault per few pages */
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ,
+		    MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (m == MAP_FAILED)
+			goto fail;
+		*ptr = m;
+		*len = (size_t)st.st_size;
+	}
+	close(fd);
+	return 0;
+fail:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+void
+fs_unmap(const char *ptr, size_t len)
+{
+	if (ptr != NULL)
+		munmap((void *)(uintptr_t)ptr, len);
+}
 
 int
 fs_read(const char *path, struct buf *out)

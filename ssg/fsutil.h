@@ -14,6 +14,12 @@
 
 /* Appends the whole file to out. */
 int	fs_read(const char *path, struct buf *out);
+/* Maps the whole file read-only: cheaper than reading for a large file
+ * that is only looked at. An empty file maps as ptr NULL, len 0. Only for
+ * files that are replaced, never rewritten in place (our caches): a file
+ * cut short under the mapping would fault. */
+int	fs_map(const char *path, const char **ptr, size_t *len);
+void	fs_unmap(const char *ptr, size_t len);
 /* mkdir -p with mode 0755. */
 int	fs_mkdirs(const char *path);
 /* Creates the parent folders of path. */

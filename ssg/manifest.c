@@ -19,6 +19,7 @@
 struct entry {
 	char		*path;
 	uint64_t	 fp, base;
+	unsigned char	 found;		/* MANIFEST_FOUND_* */
 };
 
 /*
@@ -241,6 +242,31 @@ manifest_get(struct manifest *m, const char *rel, uint64_t *fp,
 		return 0;
 	*fp = e->fp;
 	*base = e->base;
+	return 1;
+}
+
+void
+manifest_set_found(struct manifest *m, size_t i, int found)
+{
+	m->e[i].found = (unsigned char)found;
+}
+
+int
+manifest_found(struct manifest *m, const char *rel)
+{
+	struct entry *e = find(m, rel);
+
+	return e ? e->found : MANIFEST_UNCHECKED;
+}
+
+int
+manifest_all_found(const struct manifest *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->e[i].found != MANIFEST_FOUND)
+			return 0;
 	return 1;
 }
 

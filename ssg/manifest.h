@@ -40,6 +40,18 @@ int	 manifest_same(struct manifest *a, struct manifest *b);
  * listed. Call after loading, not while workers add entries. */
 int	 manifest_get(struct manifest *m, const char *rel, uint64_t *fp,
 	    uint64_t *base);
+/*
+ * What a build found in the output folder of each listed file, recorded
+ * by whoever checked (several threads may, each for other entries):
+ * unchecked, there, gone, or there without its compressed copies.
+ */
+enum { MANIFEST_UNCHECKED, MANIFEST_FOUND, MANIFEST_GONE,
+    MANIFEST_NO_COPIES };
+void	 manifest_set_found(struct manifest *m, size_t i, int found);
+/* Call after manifest_index, like manifest_get. */
+int	 manifest_found(struct manifest *m, const char *rel);
+/* 1 if every file listed was checked and found with its copies. */
+int	 manifest_all_found(const struct manifest *m);
 /* Sets the fingerprint of rel to 0 (so it is rendered again even if a
  * build stops half-way). */
 void	 manifest_forget(struct manifest *m, const char *rel);

@@ -27,7 +27,8 @@ struct centry {
 
 struct srccache {
 	struct arena	*a;
-	struct buf	 file;	/* the loaded bytes; entries point into them */
+	const char	*map;	/* the loaded file; entries point into it */
+	size_t		 maplen;
 	int		 changed; /* an entry differs from the loaded ones */
 	/* loaded: open-addressed table by rel */
 	struct centry	*old;
@@ -222,13 +223,13 @@ index_old(struct srccache *c)
 static int
 load(struct srccache *c, const char *path, struct diag *d)
 {
-	struct buf b = BUF_INIT;
+	struct { const char *ptr; size_t len; } b;
 	struct reader r;
 	uint64_t sum, n, i;
 	char *ver;
 	int rc = -1;
 
-	if (fs_read(path, &b) == -1) {
+	if (fs_map(path, &b.ptr, &b.len) == -1) {
 		if (errno != ENOENT)
 			diag_warn(d, path, 0, "cannot read the build cache: %s "
 			    "(full rebuild)", strerror(errno));
@@ -280,15 +281,14 @@ load(struct srccache *c, const char *path, struct diag *d)
 	c->nold = (size_t)n;
 	index_old(c);
 	/* keep the bytes: every string of the entries lives in them */
-	c->file = b;
-	buf_init(&b);
-	rc = 0;
-	goto out;
+	c->map = b.ptr;
+	c->maplen = b.len;
+	return 0;
 damaged:
 	diag_warn(d, path, 0, "the build cache is damaged: ignored (full "
 	    "rebuild)");
 out:
-	buf_release(&b);
+	fs_unmap(b.ptr, b.len);
 	return rc;
 }
 
@@ -315,7 +315,7 @@ srccache_free(struct srccache *c)
 	free(c->old);
 	free(c->slots);
 	free(c->cur);
-	buf_release(&c->file);
+	fs_unmap(c->map, c->maplen);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -408,7 +408,7 @@ srccache_save(struct srccache *c, const char *path)
 	/* sorted, so the file does not depend on thread timing */
 	qsort(c->cur, c->ncur, sizeof(*c->cur), cmp_rel);
 	/* about the size it had: one allocation, not a series of copies */
-	buf_grow(&b, c->nold > 0 ? c->file.len / c->nold * (c->ncur + 16) :
+	buf_grow(&b, c->nold > 0 ? c->maplen / c->nold * (c->ncur + 16) :
 	    c->ncur * 1024);
 	buf_add(&b, CACHE_MAGIC, 8);
 	put_str(&b, SSG_VERSION);
