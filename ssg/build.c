@@ -271,7 +271,7 @@ load_one(size_t i, void *arg)
 		reuse(b, s, p, hit);
 		p->text_hash = h;
 		s->ok = 1;
-		srccache_put(b->cache, s->key, &st, h, p);
+		srccache_put(b->cache, i, s->key, &st, h, p);
 		goto out;
 	}
 	if (read_stable(b, s, &st, &text) == -1)
@@ -289,7 +289,7 @@ load_one(size_t i, void *arg)
 	p->text_hash = h;
 	if (p->html != NULL)
 		content_hashes(p);
-	srccache_put(b->cache, s->key, &st, h, p);
+	srccache_put(b->cache, i, s->key, &st, h, p);
 out:
 	buf_release(&text);
 }
@@ -418,6 +418,7 @@ load_sources(struct build *b, size_t threads)
 	size_t i, np = 0, ng = 0;
 
 	b->items = xcalloc(b->nsrc + 1, sizeof(*b->items));
+	srccache_expect(b->cache, b->nsrc);
 	progress(b, "read", 0, b->nsrc);
 	if (b->o->strict) {
 		/* in order, so the first problem is the one reported */

@@ -1,7 +1,6 @@
 #include "srccache.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,10 +34,9 @@ struct srccache {
 	size_t		 nold;
 	size_t		*slots;	/* index+1, 0 = empty */
 	size_t		 nslots;
-	/* put during this build */
-	pthread_mutex_t	 lock;
+	/* put during this build, by source; rel NULL: none */
 	struct centry	*cur;
-	size_t		 ncur, capcur;
+	size_t		 ncur;
 	uint64_t	 site_id, cfg_hash;
 };
 
@@ -301,7 +299,6 @@ srccache_load(const char *path, uint64_t site_id, uint64_t cfg_hash,
 	c->a = a;
 	c->site_id = site_id;
 	c->cfg_hash = cfg_hash;
-	pthread_mutex_init(&c->lock, NULL);
 	if (path != NULL)
 		load(c, path, d);
 	return c;
@@ -316,7 +313,6 @@ srccache_free(struct srccache *c)
 	free(c->slots);
 	free(c->cur);
 	fs_unmap(c->map, c->maplen);
-	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
 
@@ -360,14 +356,20 @@ srccache_by_hash(struct srccache *c, const char *rel, uint64_t hash)
 }
 
 void
-srccache_put(struct srccache *c, const char *rel, const struct stat *st,
-    uint64_t hash, const struct post *p)
+srccache_expect(struct srccache *c, size_t n)
 {
-	struct centry *e;
+	free(c->cur);
+	c->cur = xcalloc(n + 1, sizeof(*c->cur));
+	c->ncur = n;
+}
 
-	pthread_mutex_lock(&c->lock);
-	xgrow((void **)&c->cur, &c->capcur, c->ncur + 1, sizeof(*c->cur));
-	e = &c->cur[c->ncur++];
+void
+srccache_put(struct srccache *c, size_t i, const char *rel,
+    const struct stat *st, uint64_t hash, const struct post *p)
+{
+	struct centry *e = &c->cur[i];
+	const struct centry *o = lookup(c, rel);
+
 	/* strings of p live in the build arena, as long as c is used */
 	e->rel = (char *)rel;
 	e->size = (uint64_t)st->st_size;
@@ -376,15 +378,10 @@ srccache_put(struct srccache *c, const char *rel, const struct stat *st,
 	e->mtime_ns = (int64_t)st->st_mtim.tv_nsec;
 	e->hash = hash;
 	e->post = *p;
-	{
-		const struct centry *o = lookup(c, rel);
-
-		if (o == NULL || o->size != e->size || o->ino != e->ino ||
-		    o->mtime_s != e->mtime_s || o->mtime_ns != e->mtime_ns ||
-		    o->hash != hash)
-			c->changed = 1;
-	}
-	pthread_mutex_unlock(&c->lock);
+	if (o == NULL || o->size != e->size || o->ino != e->ino ||
+	    o->mtime_s != e->mtime_s || o->mtime_ns != e->mtime_ns ||
+	    o->hash != hash)
+		__atomic_store_n(&c->changed, 1, __ATOMIC_RELAXED);
 }
 
 static int
@@ -399,9 +396,14 @@ srccache_save(struct srccache *c, const char *path)
 {
 	struct buf b = BUF_INIT;
 	uint64_t sum;
-	size_t i;
+	size_t i, n;
 	int rc;
 
+	/* the sources that were recorded, in a row */
+	for (i = n = 0; i < c->ncur; i++)
+		if (c->cur[i].rel != NULL)
+			c->cur[n++] = c->cur[i];
+	c->ncur = n;
 	/* nothing new and nothing gone: the file on disk is current */
 	if (!c->changed && c->ncur == c->nold && c->nold > 0)
 		return 0;

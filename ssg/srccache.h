@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct arena;
@@ -32,8 +33,11 @@ const struct post *srccache_by_stat(struct srccache *c, const char *rel,
 /* The cached post for path if its content hash matches, else NULL. */
 const struct post *srccache_by_hash(struct srccache *c, const char *rel,
 		    uint64_t hash);
-/* Records p for the next build (copied). Thread-safe. */
-void		 srccache_put(struct srccache *c, const char *rel,
+/* Makes room for the n sources of this build. */
+void		 srccache_expect(struct srccache *c, size_t n);
+/* Records p (copied) as source i of this build (i < n), for the next
+ * build. Threads may record different sources at once. */
+void		 srccache_put(struct srccache *c, size_t i, const char *rel,
 		    const struct stat *st, uint64_t hash, const struct post *p);
 /* Saves the entries put during this build, atomically. */
 int		 srccache_save(struct srccache *c, const char *path);
