@@ -353,58 +353,78 @@ cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * path and rel hold the folder's paths (rel may be empty); each entry is
+ * appended to both in turn, and they are put back before returning. The
+ * names of a folder live in one block: no allocation per file.
+ */
 static int
-walk(const char *dirpath, const char *rel, fs_walk_fn fn, void *arg, int depth)
+walk(struct buf *path, struct buf *rel, fs_walk_fn fn, void *arg, int depth)
 {
 	DIR *dir;
 	struct dirent *de;
 	struct stat st;
-	char **names = NULL, *full, *crel;
-	size_t n = 0, cap = 0, i;
+	struct buf names = BUF_INIT;
+	char **list = NULL;
+	size_t n = 0, cap = 0, i, plen = path->len, rlen = rel->len;
 	int rc = 0;
 
 	if (depth > 64)
 		return 0;
-	if ((dir = opendir(dirpath)) == NULL)
+	if ((dir = opendir(path->ptr)) == NULL)
 		return errno == ENOENT ? 0 : -1;
 	while ((de = readdir(dir)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		xgrow((void **)&names, &cap, n + 1, sizeof(*names));
-		names[n++] = xstrdup(de->d_name);
+		/* offsets now, pointers once the block stops moving */
+		xgrow((void **)&list, &cap, n + 1, sizeof(*list));
+		list[n++] = (char *)(uintptr_t)names.len;
+		buf_add(&names, de->d_name, strlen(de->d_name) + 1);
 	}
-	qsort(names, n, sizeof(*names), cmp_names);
+	for (i = 0; i < n; i++)
+		list[i] = names.ptr + (uintptr_t)list[i];
+	qsort(list, n, sizeof(*list), cmp_names);
 	/* stat relative to the open folder: no walk down the whole path */
-	for (i = 0; i < n; i++) {
-		if (rc != 0) {
-			free(names[i]);
-			continue;
-		}
-		full = path_join(dirpath, names[i]);
-		crel = *rel ? path_join(rel, names[i]) : xstrdup(names[i]);
-		if (fstatat(dirfd(dir), names[i], &st, 0) == 0) {
+	for (i = 0; i < n && rc == 0; i++) {
+		if (plen > 0 && path->ptr[plen - 1] != '/')
+			buf_addc(path, '/');
+		buf_adds(path, list[i]);
+		if (rlen > 0)
+			buf_addc(rel, '/');
+		buf_adds(rel, list[i]);
+		if (fstatat(dirfd(dir), list[i], &st, 0) == 0) {
 			if (S_ISDIR(st.st_mode))
-				rc = walk(full, crel, fn, arg, depth + 1);
+				rc = walk(path, rel, fn, arg, depth + 1);
 			else if (S_ISREG(st.st_mode))
-				rc = fn(full, crel, &st, arg);
-		} else if (fstatat(dirfd(dir), names[i], &st,
+				rc = fn(path->ptr, rel->ptr, &st, arg);
+		} else if (fstatat(dirfd(dir), list[i], &st,
 		    AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
 			/* a dangling link is reported by whoever reads it */
-			rc = fn(full, crel, &st, arg);
+			rc = fn(path->ptr, rel->ptr, &st, arg);
 		}
-		free(full);
-		free(crel);
-		free(names[i]);
+		buf_truncate(path, plen);
+		buf_truncate(rel, rlen);
 	}
 	closedir(dir);
-	free(names);
+	free(list);
+	buf_release(&names);
 	return rc;
 }
 
 int
 fs_walk(const char *root, fs_walk_fn fn, void *arg)
 {
-	return walk(root, "", fn, arg, 0);
+	struct buf path = BUF_INIT, rel = BUF_INIT;
+	int rc;
+
+	buf_adds(&path, root);
+	while (path.len > 1 && path.ptr[path.len - 1] == '/')
+		buf_truncate(&path, path.len - 1);
+	buf_grow(&rel, 64);
+	rc = walk(&path, &rel, fn, arg, 0);
+	buf_release(&path);
+	buf_release(&rel);
+	return rc;
 }
 
 char *
