@@ -29,6 +29,7 @@ struct entry {
  */
 struct manifest {
 	pthread_mutex_t	 lock;
+	struct arena	*paths;		/* every entry's path */
 	struct entry	*e;
 	size_t		 n, cap;
 	size_t		*slots;		/* entry index + 1; 0 is empty */
@@ -43,18 +44,16 @@ manifest_new(void)
 	struct manifest *m = xcalloc(1, sizeof(*m));
 
 	pthread_mutex_init(&m->lock, NULL);
+	m->paths = arena_new();
 	return m;
 }
 
 void
 manifest_free(struct manifest *m)
 {
-	size_t i;
-
 	if (m == NULL)
 		return;
-	for (i = 0; i < m->n; i++)
-		free(m->e[i].path);
+	arena_free(m->paths);
 	free(m->e);
 	free(m->slots);
 	pthread_mutex_destroy(&m->lock);
@@ -66,7 +65,7 @@ manifest_add(struct manifest *m, const char *rel, uint64_t fp, uint64_t base)
 {
 	pthread_mutex_lock(&m->lock);
 	xgrow((void **)&m->e, &m->cap, m->n + 1, sizeof(*m->e));
-	m->e[m->n].path = xstrdup(rel);
+	m->e[m->n].path = arena_strdup(m->paths, rel);
 	m->e[m->n].fp = fp;
 	m->e[m->n].base = base;
 	m->n++;
@@ -189,8 +188,7 @@ bad:
 	    "rendered again; files it named are no longer removed)");
 	buf_release(&b);
 	m->memo = 0;
-	while (m->n > 0)
-		free(m->e[--m->n].path);
+	m->n = 0;
 	m->indexed = 0;
 	if (m->slots)
 		memset(m->slots, 0, m->nslots * sizeof(*m->slots));
