@@ -948,6 +948,9 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		 * killed half-way, the next one renders them again. */
 		for (i = 0; i < b.ndirty; i++)
 			manifest_forget(b.old, b.jobs[b.dirty[i].job].out_path);
+		/* nor may it take the half-written output as current if the
+		 * sources go back to what they were */
+		manifest_set_memo(b.old, 0);
 		if (manifest_save(b.old, mpath) == -1)
 			diag_warn(d, mpath, 0, "cannot save the list of outputs: "
 			    "%s", strerror(errno));

@@ -353,7 +353,7 @@ manifest_carry(struct manifest *old, struct manifest *cur)
 
 	manifest_index(cur);
 	for (i = 0; i < old->n; i++)
-		if (find(cur, old->e[i].path) == NULL)
+		if (old->e[i].fp != 0 && find(cur, old->e[i].path) == NULL)
 			manifest_add(cur, old->e[i].path, old->e[i].fp,
 			    old->e[i].base);
 }

@@ -70,7 +70,9 @@ void	 manifest_set_memo(struct manifest *m, uint64_t memo);
 uint64_t manifest_memo(const struct manifest *m);
 size_t	 manifest_count(const struct manifest *m);
 const char *manifest_path_at(const struct manifest *m, size_t i);
-/* Adds to cur each entry of old it does not have. */
+/* Adds to cur each page of old (an entry with a fingerprint) it does not
+ * have: files copied as they are (fingerprint 0) are listed by the build
+ * that copies them, so one whose source is gone is not carried. */
 void	 manifest_carry(struct manifest *old, struct manifest *cur);
 
 #endif

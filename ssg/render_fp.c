@@ -261,5 +261,5 @@ render_fingerprint(const struct render *r, const struct page_job *j)
 	}
 	fp = hash64(b.ptr, b.len);
 	buf_release(&b);
-	return fp;
+	return fp != 0 ? fp : 1;	/* 0 marks a file copied as it is */
 }

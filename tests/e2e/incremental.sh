@@ -113,6 +113,16 @@ rm "$S/output/$page" "$S/output/index.html"
 check "pages deleted from the output are written again" \
     diff -r "$S/output" "$T/fresh/output"
 
+# Nothing changed but a static file was deleted: its copy goes too.
+mkdir -p "$S/static"
+echo "gone soon" >"$S/static/gone-soon.txt"
+"$SSG" build -C "$S" -q
+"$SSG" build -C "$S" -q
+rm "$S/static/gone-soon.txt"
+"$SSG" build -C "$S" -q
+check "a deleted static file's copy is removed" test ! -e "$S/output/gone-soon.txt"
+check "and the output equals a full build again" diff -r "$S/output" "$T/fresh/output"
+
 # Only the clock moved: a post dated a few seconds ahead is left out, then
 # published by the first build after its time.
 soon=$(TZ=UTC date -d "@$(($(date +%s) + 3))" '+%Y-%m-%d %H:%M:%S')
