@@ -411,11 +411,22 @@ caches_checked(struct cache_load *cl)
 	cl->checking = 0;
 }
 
+/* 1 if p is among this build's posts or pages; 0 if left out as a
+ * draft or, for a post, as dated in the future (*draft set). */
+static int
+published(const struct build *b, const struct post *p, int *draft)
+{
+	*draft = (p->draft && !b->o->drafts) || (p->kind != CONTENT_PAGE &&
+	    p->date > b->now && !b->o->future);
+	return !*draft;
+}
+
 static int
 load_sources(struct build *b, size_t threads)
 {
 	struct post *posts, *pages;
 	size_t i, np = 0, ng = 0;
+	int draft;
 
 	b->items = xcalloc(b->nsrc + 1, sizeof(*b->items));
 	srccache_expect(b->cache, b->nsrc);
@@ -443,21 +454,14 @@ load_sources(struct build *b, size_t threads)
 			b->st->skipped++;
 			continue;
 		}
-		if (p->draft && !b->o->drafts) {
+		if (!(b->src[i].published = published(b, p, &draft))) {
 			b->st->drafts++;
 			continue;
 		}
-		if (p->kind == CONTENT_PAGE) {
+		if (p->kind == CONTENT_PAGE)
 			pages[ng++] = *p;
-			b->src[i].published = 1;
-			continue;
-		}
-		if (p->date > b->now && !b->o->future) {
-			b->st->drafts++;
-			continue;
-		}
-		posts[np++] = *p;
-		b->src[i].published = 1;
+		else
+			posts[np++] = *p;
 	}
 	b->st->posts = np;
 	b->st->pages = ng;
@@ -824,39 +828,125 @@ precompress_marker(struct build *b, int at_end)
  * dates and whether it is published. 0 when it cannot be trusted to: dates
  * from git change without the sources changing.
  */
-static uint64_t
-build_memo(struct build *b)
+static void
+memo_start(struct build *b, struct buf *k)
 {
-	struct buf k = BUF_INIT;
-	uint64_t h, v[8];
-	size_t i;
+	uint64_t v[6];
 	int y, m, dd;
 
-	if (b->force || b->c.git_lastmod)
-		return 0;
 	dt_ymd(b->now, &y, &m, &dd);
-	buf_adds(&k, "memo 1 " SSG_VERSION);
+	buf_adds(k, "memo 1 " SSG_VERSION);
 	v[0] = b->tmpl_hash;
 	v[1] = config_hash(&b->c);
 	v[2] = parse_hash(b);
 	v[3] = render_val_hash(locale_strings(b->locale));
 	v[4] = (uint64_t)y;
 	v[5] = (uint64_t)b->o->drafts << 1 | (uint64_t)b->o->future;
-	buf_add(&k, v, 6 * sizeof(v[0]));
-	for (i = 0; i < b->nsrc; i++) {
-		const struct post *p = &b->items[i];
+	buf_add(k, v, sizeof(v));
+}
 
-		buf_adds(&k, b->src[i].key);
-		v[0] = (uint64_t)b->src[i].kind << 2 |
-		    (uint64_t)b->src[i].ok << 1 | (uint64_t)b->src[i].published;
-		v[1] = b->src[i].ok ? p->text_hash : 0;
-		v[2] = b->src[i].ok ? (uint64_t)(int64_t)p->date : 0;
-		v[3] = b->src[i].ok ? (uint64_t)(int64_t)p->lastmod : 0;
-		buf_add(&k, v, 4 * sizeof(v[0]));
-	}
-	h = hash64(k.ptr, k.len);
-	buf_release(&k);
+/* Source s, parsed as p (NULL: it could not be). */
+static void
+memo_source(struct buf *k, const struct source *s, const struct post *p,
+    int published)
+{
+	uint64_t v[4];
+
+	buf_adds(k, s->key);
+	v[0] = (uint64_t)s->kind << 2 | (uint64_t)(p != NULL) << 1 |
+	    (uint64_t)published;
+	v[1] = p ? p->text_hash : 0;
+	v[2] = p ? (uint64_t)(int64_t)p->date : 0;
+	v[3] = p ? (uint64_t)(int64_t)p->lastmod : 0;
+	buf_add(k, v, sizeof(v));
+}
+
+static uint64_t
+memo_end(struct buf *k)
+{
+	uint64_t h = hash64(k->ptr, k->len);
+
+	buf_release(k);
 	return h != 0 ? h : 1;
+}
+
+/*
+ * The hash of all a build's inputs: templates, theme, settings, parse
+ * settings, locale strings, the year, the build's options and, per source,
+ * its text, dates and whether it is published. 0 when it cannot be trusted
+ * to: dates from git change without the sources changing.
+ */
+static uint64_t
+build_memo(struct build *b)
+{
+	struct buf k = BUF_INIT;
+	size_t i;
+
+	if (b->force || b->c.git_lastmod)
+		return 0;
+	memo_start(b, &k);
+	for (i = 0; i < b->nsrc; i++)
+		memo_source(&k, &b->src[i], b->src[i].ok ? &b->items[i] : NULL,
+		    b->src[i].published);
+	return memo_end(&k);
+}
+
+/*
+ * The same hash straight from the source cache, before reading anything,
+ * when every source is in it with the stat it had: 0 otherwise. Counts
+ * what build_memo's build would have.
+ */
+static uint64_t
+cached_memo(struct build *b)
+{
+	struct buf k = BUF_INIT;
+	const struct post *p;
+	uint64_t h;
+	size_t i;
+	int pub, draft;
+
+	if (b->force || b->c.git_lastmod ||
+	    srccache_count(b->cache) != b->nsrc)
+		return 0;
+	memo_start(b, &k);
+	for (i = 0; i < b->nsrc; i++) {
+		struct source *s = &b->src[i];
+
+		if (!S_ISREG(s->st.st_mode) ||
+		    (p = srccache_by_stat(b->cache, s->key, &s->st, &h)) ==
+		    NULL) {
+			buf_release(&k);
+			return 0;
+		}
+		pub = published(b, p, &draft);
+		memo_source(&k, s, p, pub);
+	}
+	return memo_end(&k);
+}
+
+/* What load_sources would have counted and warned about, for a build
+ * that found by cached_memo that it need not read the sources. */
+static void
+count_cached(struct build *b)
+{
+	const struct post *p;
+	uint64_t h;
+	size_t i;
+	int draft;
+
+	for (i = 0; i < b->nsrc; i++) {
+		p = srccache_by_stat(b->cache, b->src[i].key, &b->src[i].st,
+		    &h);
+		if (p->date_from_mtime && p->kind == CONTENT_POST)
+			diag_warn(b->d, b->src[i].path, 0, "no date: using the "
+			    "file's modification time");
+		if (!published(b, p, &draft))
+			b->st->drafts++;
+		else if (p->kind == CONTENT_PAGE)
+			b->st->pages++;
+		else
+			b->st->posts++;
+	}
 }
 
 int
@@ -869,7 +959,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	size_t threads, i, errors_before = diag_count(d, DIAG_ERROR);
 	double t0 = now_seconds();
 	uint64_t memo;
-	int rc = -1, changed, fast;
+	int rc = -1, changed, fast, unread = 0;
 	struct cache_load cl;
 
 	memset(&b, 0, sizeof(b));
@@ -907,7 +997,22 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	cl.mpath = mpath;
 	scan_all(&b, &cl);
 	trace("scan+cache");
-	if (load_sources(&b, threads) == -1 && o->strict)
+	site_themes = site_path(&b, b.c.themes_dir);
+	b.locale = locale_load(b.c.site_lang, site_themes, b.builtin, d);
+
+	/*
+	 * Nothing the pages depend on changed, as the stat of every source
+	 * tells (or, after reading them, their text): check the pages are
+	 * all there, and the build is done.
+	 */
+	memo = cached_memo(&b);
+	caches_checked(&cl);
+	unread = memo != 0 && memo == manifest_memo(b.old) &&
+	    manifest_all_found(b.old);
+	trace("memo");
+	if (unread)
+		count_cached(&b);
+	else if (load_sources(&b, threads) == -1 && o->strict)
 		goto out;
 	if (o->strict && diag_count(d, DIAG_ERROR) > errors_before)
 		goto out;
@@ -918,15 +1023,10 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		goto out;
 	}
 	b.tmpdir = output_tmpdir(b.out_dir);
-	site_themes = site_path(&b, b.c.themes_dir);
-	b.locale = locale_load(b.c.site_lang, site_themes, b.builtin, d);
-
-	/* Nothing the pages depend on changed: check they are all there. */
-	memo = build_memo(&b);
-	caches_checked(&cl);
-	fast = memo != 0 && memo == manifest_memo(b.old) &&
-	    manifest_all_found(b.old);
-	trace("memo");
+	if (!unread)
+		memo = build_memo(&b);
+	fast = unread || (memo != 0 && memo == manifest_memo(b.old) &&
+	    manifest_all_found(b.old));
 	if (fast)
 		goto carried;
 	if (index_sources(&b, threads) == -1 && o->strict)
@@ -996,7 +1096,8 @@ carried:
 		    strerror(errno));
 	output_end(b.out_dir);
 	trace("manifest");
-	if (srccache_save(b.cache, cpath) == -1)
+	/* unread: the cache holds what it held */
+	if (!unread && srccache_save(b.cache, cpath) == -1)
 		diag_warn(d, cpath, 0, "cannot save the build cache: %s",
 		    strerror(errno));
 	trace("save");

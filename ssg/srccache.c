@@ -355,6 +355,12 @@ srccache_by_hash(struct srccache *c, const char *rel, uint64_t hash)
 	return e != NULL && e->hash == hash ? &e->post : NULL;
 }
 
+size_t
+srccache_count(const struct srccache *c)
+{
+	return c->nold;
+}
+
 void
 srccache_expect(struct srccache *c, size_t n)
 {

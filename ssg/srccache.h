@@ -33,6 +33,8 @@ const struct post *srccache_by_stat(struct srccache *c, const char *rel,
 /* The cached post for path if its content hash matches, else NULL. */
 const struct post *srccache_by_hash(struct srccache *c, const char *rel,
 		    uint64_t hash);
+/* How many sources the loaded cache holds. */
+size_t		 srccache_count(const struct srccache *c);
 /* Makes room for the n sources of this build. */
 void		 srccache_expect(struct srccache *c, size_t n);
 /* Records p (copied) as source i of this build (i < n), for the next
