@@ -1081,19 +1081,26 @@ carried:
 	fs_walk(static_dir, copy_static, &b);
 	trace("static");
 
-	if (fast) {
-		/* the pages are the last build's, as they were */
-		manifest_carry(b.old, b.manifest);
-		st->outputs = manifest_count(b.manifest);
-	}
 	if (diag_count(d, DIAG_ERROR) == errors_before && !b.failed)
 		manifest_set_memo(b.manifest, memo);
-	st->removed = manifest_remove_stale(b.old, b.manifest, b.out_dir, d);
-	precompress_marker(&b, 1);
-	if (!manifest_same(b.manifest, b.old) &&
-	    manifest_save(b.manifest, mpath) == -1)
-		diag_warn(d, mpath, 0, "cannot save the list of outputs: %s",
-		    strerror(errno));
+	if (fast && manifest_same_copies(b.old, b.manifest)) {
+		/* the last build's list as it is: nothing to remove or save */
+		st->outputs = manifest_count(b.old);
+		precompress_marker(&b, 1);
+	} else {
+		if (fast) {
+			/* the pages are the last build's, as they were */
+			manifest_carry(b.old, b.manifest);
+			st->outputs = manifest_count(b.manifest);
+		}
+		st->removed = manifest_remove_stale(b.old, b.manifest,
+		    b.out_dir, d);
+		precompress_marker(&b, 1);
+		if (!manifest_same(b.manifest, b.old) &&
+		    manifest_save(b.manifest, mpath) == -1)
+			diag_warn(d, mpath, 0, "cannot save the list of "
+			    "outputs: %s", strerror(errno));
+	}
 	output_end(b.out_dir);
 	trace("manifest");
 	/* unread: the cache holds what it held */

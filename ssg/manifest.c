@@ -346,6 +346,47 @@ manifest_path_at(const struct manifest *m, size_t i)
 	return m->e[i].path;
 }
 
+int
+manifest_same_copies(struct manifest *old, struct manifest *cur)
+{
+	const char **copies;
+	size_t i, k, n = 0;
+	int same = 1;
+
+	if (old->memo != cur->memo)
+		return 0;
+	for (i = 0; i < cur->n; i++)
+		if (cur->e[i].fp != 0)
+			return 0;
+	/* a handful of copies among thousands of pages: no index needed */
+	copies = xcalloc(cur->n + 1, sizeof(*copies));
+	for (i = 0; i < old->n && same; i++)
+		if (old->e[i].fp == 0) {
+			if (n == cur->n)
+				same = 0;
+			else
+				copies[n++] = old->e[i].path;
+		}
+	same = same && n == cur->n;
+	for (i = 0; i < cur->n && same && n > 64; i++) {
+		struct entry *e = find(old, cur->e[i].path);
+
+		same = e != NULL && e->fp == 0;
+	}
+	for (i = 0; i < cur->n && same && n <= 64; i++) {
+		for (k = 0; k < n; k++)
+			if (copies[k] != NULL &&
+			    strcmp(copies[k], cur->e[i].path) == 0)
+				break;
+		if (k == n)
+			same = 0;
+		else
+			copies[k] = NULL;
+	}
+	free(copies);
+	return same;
+}
+
 void
 manifest_carry(struct manifest *old, struct manifest *cur)
 {

@@ -70,6 +70,10 @@ void	 manifest_set_memo(struct manifest *m, uint64_t memo);
 uint64_t manifest_memo(const struct manifest *m);
 size_t	 manifest_count(const struct manifest *m);
 const char *manifest_path_at(const struct manifest *m, size_t i);
+/* 1 if cur lists no pages, the same files copied as they are as old
+ * (fingerprint 0), and the same memo: cur with old's pages carried over
+ * (manifest_carry) would be old as it is. */
+int	 manifest_same_copies(struct manifest *old, struct manifest *cur);
 /* Adds to cur each page of old (an entry with a fingerprint) it does not
  * have: files copied as they are (fingerprint 0) are listed by the build
  * that copies them, so one whose source is gone is not carried. */
