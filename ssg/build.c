@@ -831,6 +831,7 @@ precompress_marker(struct build *b, int at_end)
 static void
 memo_start(struct build *b, struct buf *k)
 {
+	struct val *t = locale_strings(b->locale);
 	uint64_t v[6];
 	int y, m, dd;
 
@@ -839,7 +840,8 @@ memo_start(struct build *b, struct buf *k)
 	v[0] = b->tmpl_hash;
 	v[1] = config_hash(&b->c);
 	v[2] = parse_hash(b);
-	v[3] = render_val_hash(locale_strings(b->locale));
+	v[3] = render_val_hash(t);
+	val_free(t);
 	v[4] = (uint64_t)y;
 	v[5] = (uint64_t)b->o->drafts << 1 | (uint64_t)b->o->future;
 	buf_add(k, v, sizeof(v));

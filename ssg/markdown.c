@@ -12,6 +12,7 @@
 #include <cmark-gfm-core-extensions.h>
 
 #include "escape.h"
+#include "mdmem.h"
 #include "mem.h"
 #include "slug.h"
 
@@ -231,7 +232,7 @@ add_heading_ids(cmark_node *doc)
 		}
 		xgrow((void **)&seen, &scap, nseen + 1, sizeof(*seen));
 		seen[nseen++] = xstrdup(id.ptr);
-		blk = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
+		blk = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, mdmem());
 		buf_clear(&tag);
 		buf_printf(&tag, "<h%d id=\"", level);
 		esc_html(&tag, id.ptr, id.len);
@@ -292,7 +293,7 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 	locked = !atomic_load(&interposed);
 	if (locked)
 		pthread_mutex_lock(&parse_lock);
-	p = cmark_parser_new(MD_OPTIONS);
+	p = cmark_parser_new_with_mem(MD_OPTIONS, mdmem());
 	for (i = 0; i < sizeof(extension_names) / sizeof(*extension_names); i++)
 		if ((ext = cmark_find_syntax_extension(extension_names[i])))
 			cmark_parser_attach_syntax_extension(p, ext);
@@ -302,15 +303,16 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 		pthread_mutex_unlock(&parse_lock);
 	if (doc == NULL) {
 		cmark_parser_free(p);
+		mdmem_reset();
 		return -1;
 	}
 	collect_excerpt(doc, &o->excerpt, excerpt_max, &o->words);
 	add_heading_ids(doc);
-	html = cmark_render_html(doc, MD_OPTIONS, cmark_parser_get_syntax_extensions(p));
+	html = cmark_render_html_with_mem(doc, MD_OPTIONS,
+	    cmark_parser_get_syntax_extensions(p), mdmem());
 	buf_adds(&o->html, html);
-	free(html);
-	cmark_node_free(doc);
-	cmark_parser_free(p);
+	/* every node, buffer and the HTML: gone at once */
+	mdmem_reset();
 	return 0;
 }
 
