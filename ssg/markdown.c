@@ -190,26 +190,15 @@ node_text(cmark_node *node, struct buf *out)
  * cmark renders the id without any post-processing of its HTML.
  */
 static void
-add_heading_ids(cmark_node *doc)
+add_heading_ids(cmark_node **heads, size_t nheads)
 {
-	cmark_iter *it = cmark_iter_new(doc);
-	cmark_event_type ev;
-	cmark_node *n, **heads = NULL, *blk, *child;
+	cmark_node *n, *blk, *child;
 	char **seen = NULL;
-	size_t nheads = 0, cap = 0, nseen = 0, scap = 0, i, j;
+	size_t nseen = 0, scap = 0, i, j;
 	struct buf text = BUF_INIT, id = BUF_INIT, tag = BUF_INIT;
 	size_t base;
 	int level, dup;
 
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		n = cmark_iter_get_node(it);
-		if (ev == CMARK_EVENT_ENTER &&
-		    cmark_node_get_type(n) == CMARK_NODE_HEADING) {
-			xgrow((void **)&heads, &cap, nheads + 1, sizeof(*heads));
-			heads[nheads++] = n;
-		}
-	}
-	cmark_iter_free(it);
 	for (i = 0; i < nheads; i++) {
 		n = heads[i];
 		level = cmark_node_get_heading_level(n);
@@ -251,31 +240,90 @@ add_heading_ids(cmark_node *doc)
 	for (j = 0; j < nseen; j++)
 		free(seen[j]);
 	free(seen);
-	free(heads);
 	buf_release(&text);
 	buf_release(&id);
 	buf_release(&tag);
 }
 
-static void
-collect_excerpt(cmark_node *doc, struct buf *ex, size_t max, size_t *words)
-{
-	cmark_node *n;
-	struct buf t = BUF_INIT;
-	int full = 0;
+/* What one walk over a parsed document gathers. */
+struct doc_facts {
+	size_t		 words;
+	struct buf	 excerpt;
+	cmark_node	**heads;	/* headings, in order */
+	size_t		 nheads, cap;
+};
 
-	/* Words over the whole text; excerpt from paragraphs only. */
-	node_text(doc, &t);
-	*words = count_words(t.ptr, t.len);
-	for (n = cmark_node_first_child(doc); n != NULL && !full;
-	    n = cmark_node_next(n)) {
-		if (cmark_node_get_type(n) != CMARK_NODE_PARAGRAPH)
+/*
+ * One walk over the document: words over its whole text (block ends and
+ * line breaks part words), the excerpt from its top-level paragraphs, and
+ * its headings (changed after the walk, by add_heading_ids).
+ */
+static void
+walk_doc(cmark_node *doc, size_t max, struct doc_facts *f)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	cmark_node *n, *para = NULL;
+	cmark_node_type type;
+	struct buf t = BUF_INIT;
+	const char *lit;
+	size_t i, len;
+	int in = 0, full = 0;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		n = cmark_iter_get_node(it);
+		type = cmark_node_get_type(n);
+		if (ev == CMARK_EVENT_EXIT) {
+			if ((type & CMARK_NODE_TYPE_MASK) != CMARK_NODE_TYPE_BLOCK)
+				continue;
+			in = 0;
+			if (n == para) {
+				buf_addc(&t, ' ');
+				excerpt_add(&f->excerpt, t.ptr, t.len, max, &full);
+				para = NULL;
+			}
 			continue;
-		buf_clear(&t);
-		node_text(n, &t);
-		excerpt_add(ex, t.ptr, t.len, max, &full);
+		}
+		switch (type) {
+		case CMARK_NODE_PARAGRAPH:
+			if (!full && cmark_node_parent(n) == doc) {
+				para = n;
+				buf_clear(&t);
+			}
+			break;
+		case CMARK_NODE_HEADING:
+			xgrow((void **)&f->heads, &f->cap, f->nheads + 1,
+			    sizeof(*f->heads));
+			f->heads[f->nheads++] = n;
+			break;
+		case CMARK_NODE_TEXT:
+		case CMARK_NODE_CODE:
+			if ((lit = cmark_node_get_literal(n)) == NULL)
+				break;
+			len = strlen(lit);
+			for (i = 0; i < len; i++) {
+				if (isspace((unsigned char)lit[i]))
+					in = 0;
+				else if (!in) {
+					in = 1;
+					f->words++;
+				}
+			}
+			if (para != NULL)
+				buf_add(&t, lit, len);
+			break;
+		case CMARK_NODE_SOFTBREAK:
+		case CMARK_NODE_LINEBREAK:
+			in = 0;
+			if (para != NULL)
+				buf_addc(&t, ' ');
+			break;
+		default:
+			break;
+		}
 	}
-	excerpt_finish(ex, full);
+	cmark_iter_free(it);
+	excerpt_finish(&f->excerpt, full);
 	buf_release(&t);
 }
 
@@ -286,6 +334,7 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 	cmark_parser *p;
 	cmark_node *doc;
 	cmark_syntax_extension *ext;
+	struct doc_facts f;
 	char *html;
 	size_t i;
 	int locked;
@@ -306,8 +355,13 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 		mdmem_reset();
 		return -1;
 	}
-	collect_excerpt(doc, &o->excerpt, excerpt_max, &o->words);
-	add_heading_ids(doc);
+	memset(&f, 0, sizeof(f));
+	f.excerpt = o->excerpt;
+	walk_doc(doc, excerpt_max, &f);
+	o->excerpt = f.excerpt;
+	o->words = f.words;
+	add_heading_ids(f.heads, f.nheads);
+	free(f.heads);
 	html = cmark_render_html_with_mem(doc, MD_OPTIONS,
 	    cmark_parser_get_syntax_extensions(p), mdmem());
 	buf_adds(&o->html, html);
