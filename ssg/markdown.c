@@ -79,6 +79,13 @@ md_out_release(struct md_out *o)
 	o->words = 0;
 }
 
+/* isspace in the C locale, inline: it runs for every byte of every post */
+static inline int
+is_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
 int
 reading_minutes(size_t words)
 {
@@ -94,7 +101,7 @@ count_words(const char *s, size_t n)
 	int in = 0;
 
 	for (i = 0; i < n; i++) {
-		if (isspace((unsigned char)s[i]))
+		if (is_space(s[i]))
 			in = 0;
 		else if (!in) {
 			in = 1;
@@ -112,7 +119,7 @@ excerpt_add(struct buf *ex, const char *s, size_t n, size_t max, int *full)
 	int space = ex->len > 0 && ex->ptr[ex->len - 1] == ' ';
 
 	for (i = 0; i < n && !*full; i++) {
-		if (isspace((unsigned char)s[i])) {
+		if (is_space(s[i])) {
 			if (!space && ex->len > 0)
 				buf_addc(ex, ' ');
 			space = 1;
@@ -302,7 +309,7 @@ walk_doc(cmark_node *doc, size_t max, struct doc_facts *f)
 				break;
 			len = strlen(lit);
 			for (i = 0; i < len; i++) {
-				if (isspace((unsigned char)lit[i]))
+				if (is_space(lit[i]))
 					in = 0;
 				else if (!in) {
 					in = 1;

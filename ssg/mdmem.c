@@ -30,8 +30,9 @@ struct mdmem_state {
 	char		*last;	/* the newest allocation, which may grow */
 };
 
-static pthread_key_t key;
+static pthread_key_t key;	/* frees a thread's blocks when it ends */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+static _Thread_local struct mdmem_state *mine;
 
 static void
 free_state(void *arg)
@@ -58,14 +59,12 @@ make_key(void)
 static struct mdmem_state *
 state(void)
 {
-	struct mdmem_state *s;
-
-	pthread_once(&once, make_key);
-	if ((s = pthread_getspecific(key)) == NULL) {
-		s = xcalloc(1, sizeof(*s));
-		pthread_setspecific(key, s);
+	if (mine == NULL) {
+		pthread_once(&once, make_key);
+		mine = xcalloc(1, sizeof(*mine));
+		pthread_setspecific(key, mine);
 	}
-	return s;
+	return mine;
 }
 
 static size_t

@@ -1,5 +1,8 @@
 #include "utf8.h"
 
+#include <stdint.h>
+#include <string.h>
+
 long
 utf8_next(const char **sp, const char *end)
 {
@@ -43,18 +46,32 @@ bad:
 int
 utf8_check(const char *s, size_t n)
 {
-	const char *p = s, *end = s + n;
+	const char *p = s, *end = s + n, *q, *bad;
+	uint64_t w;
 	int line = 1;
 
 	while (p < end) {
-		if (*p == '\n')
-			line++;
+		/* ASCII, eight bytes at a time; lines are counted only for
+		 * the report, from the start, once something is wrong */
+		while (end - p >= 8) {
+			memcpy(&w, p, 8);
+			if (w & 0x8080808080808080ULL)
+				break;
+			p += 8;
+		}
+		if (p == end)
+			break;
 		if ((unsigned char)*p < 0x80) {
 			p++;
 			continue;
 		}
-		if (utf8_next(&p, end) == -1)
-			return line;
+		bad = p;
+		if (utf8_next(&p, end) != -1)
+			continue;
+		for (q = s; q < bad; q++)
+			line += *q == '\n';
+		return line;
 	}
 	return 0;
 }
+
