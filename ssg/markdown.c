@@ -252,6 +252,32 @@ add_heading_ids(cmark_node **heads, size_t nheads)
 	buf_release(&tag);
 }
 
+/*
+ * Counts into *words the words that start in the string s, *in telling
+ * whether a word runs on from before it and after it; returns the length
+ * of s. Branch-free: it runs over every byte of every post.
+ */
+static size_t
+word_starts(const char *s, int *in, size_t *words)
+{
+	static const unsigned char space[256] = {
+		['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
+		[' '] = 1, [0] = 1
+	};
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned prev = !*in, sp;
+	size_t w = 0;
+
+	for (; *p != 0; p++) {
+		sp = space[*p];
+		w += prev & (sp ^ 1);
+		prev = sp;
+	}
+	*in = !prev;
+	*words += w;
+	return (size_t)(p - (const unsigned char *)s);
+}
+
 /* What one walk over a parsed document gathers. */
 struct doc_facts {
 	size_t		 words;
@@ -274,7 +300,7 @@ walk_doc(cmark_node *doc, size_t max, struct doc_facts *f)
 	cmark_node_type type;
 	struct buf t = BUF_INIT;
 	const char *lit;
-	size_t i, len;
+	size_t len;
 	int in = 0, full = 0;
 
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -307,15 +333,7 @@ walk_doc(cmark_node *doc, size_t max, struct doc_facts *f)
 		case CMARK_NODE_CODE:
 			if ((lit = cmark_node_get_literal(n)) == NULL)
 				break;
-			len = strlen(lit);
-			for (i = 0; i < len; i++) {
-				if (is_space(lit[i]))
-					in = 0;
-				else if (!in) {
-					in = 1;
-					f->words++;
-				}
-			}
+			len = word_starts(lit, &in, &f->words);
 			if (para != NULL)
 				buf_add(&t, lit, len);
 			break;
