@@ -34,60 +34,7 @@
 #include "template.h"
 #include "theme.h"
 
-struct source {
-	char		*path;
-	char		*rel;		/* inside its folder */
-	char		*key;		/* inside the site: "posts/a.md" */
-	struct stat	 st;		/* as the folder scan saw it */
-	enum content_kind kind;
-	int		 from_drafts;
-	int		 ok;
-	int		 published;	/* among this build's posts or pages */
-};
-
-/* A page to render, and why (for --explain). */
-struct dirty {
-	size_t		 job;
-	const char	*why;
-};
-
-struct build {
-	const struct build_opts	*o;
-	struct build_stats	*st;
-	struct diag		*d;
-	struct site_config	 c;
-	struct arena		*arena;
-	char			*site_dir;
-	char			*out_dir;
-	int			 out_fd;	/* out_dir as the scan found it */
-	char			*builtin;
-	struct source		*src;
-	size_t			 nsrc, capsrc;
-	struct post		*items;	/* parallel to src */
-	struct post		*posts, *pages;
-	size_t			 np, ng;
-	struct site_index	 ix;
-	struct tmpl_set		*tmpl;
-	struct render		*render;
-	struct page_job		*jobs;
-	size_t			 njobs;
-	struct manifest		*manifest;	/* this build's outputs */
-	struct manifest		*old;		/* the previous build's */
-	struct srccache		*cache;
-	struct locale		*locale;
-	char			*tmpdir;	/* output_tmpdir */
-	struct dirty		*dirty;
-	size_t			 ndirty;
-	uint64_t		*fps;		/* per job */
-	const char		**whys;		/* per job: why render, or NULL */
-	uint64_t		 tmpl_hash;
-	time_t			 now;
-	size_t			 done;
-	int			 force;
-	int			 failed;
-};
-
-static void trace(const char *);
+#include "build_int.h"
 
 static double
 now_seconds(void)
@@ -99,8 +46,8 @@ now_seconds(void)
 }
 
 /* SSG_TRACE=1 prints how long each stage took, to find slow ones. */
-static void
-trace(const char *stage)
+void
+build_trace(const char *stage)
 {
 	static double last;
 	static int on = -1;
@@ -114,14 +61,14 @@ trace(const char *stage)
 	last = now;
 }
 
-static char *
-site_path(const struct build *b, const char *p)
+char *
+build_path(const struct build *b, const char *p)
 {
 	return path_join(b->site_dir, p);
 }
 
-static void
-progress(struct build *b, const char *stage, size_t done, size_t total)
+void
+build_progress(struct build *b, const char *stage, size_t done, size_t total)
 {
 	if (b->o->progress)
 		b->o->progress(stage, done, total, b->o->progress_arg);
@@ -132,7 +79,7 @@ load_config(struct build *b)
 {
 	const struct build_opts *o = b->o;
 	char *path = o->config ? xstrdup(o->config) :
-	    site_path(b, "site.yaml");
+	    build_path(b, "site.yaml");
 	const char *const *kv;
 	int rc = 0;
 
@@ -176,300 +123,6 @@ load_config(struct build *b)
 	return rc;
 }
 
-static int
-add_source(const char *path, const char *rel, const struct stat *st,
-    void *arg)
-{
-	struct build *b = arg;
-	struct source *s;
-
-	(void)st;
-	if (!content_is_source(path))
-		return 0;
-	xgrow((void **)&b->src, &b->capsrc, b->nsrc + 1, sizeof(*b->src));
-	s = &b->src[b->nsrc++];
-	memset(s, 0, sizeof(*s));
-	s->path = xstrdup(path);
-	s->rel = xstrdup(rel);
-	s->st = *st;
-	return 0;
-}
-
-/* Lists sources of one folder, marking their kind. */
-static void
-scan(struct build *b, const char *dir, enum content_kind kind, int drafts)
-{
-	char *p = site_path(b, dir);
-	size_t first = b->nsrc, i;
-
-	fs_walk(p, add_source, b);
-	for (i = first; i < b->nsrc; i++) {
-		b->src[i].kind = kind;
-		b->src[i].from_drafts = drafts;
-		b->src[i].key = path_join(dir, b->src[i].rel);
-	}
-	free(p);
-}
-
-/* Reads a source whole, again if it changed while being read. */
-static int
-read_stable(struct build *b, struct source *s, struct stat *st,
-    struct buf *text)
-{
-	struct stat after;
-	int tries;
-
-	for (tries = 0; tries < 3; tries++) {
-		buf_clear(text);
-		if (fs_read(s->path, text) == -1 || stat(s->path, &after) == -1)
-			break;
-		if (after.st_size == st->st_size &&
-		    after.st_mtim.tv_sec == st->st_mtim.tv_sec &&
-		    after.st_mtim.tv_nsec == st->st_mtim.tv_nsec)
-			return 0;
-		*st = after;
-	}
-	if (tries == 3)
-		diag_error(b->d, s->path, 0, "changed while being read, three "
-		    "times: left out (build again)");
-	else
-		diag_error(b->d, s->path, 0, "cannot read: %s",
-		    strerror(errno));
-	return -1;
-}
-
-/* A cached parse, made this build's own. */
-static void
-reuse(struct build *b, struct source *s, struct post *p,
-    const struct post *hit)
-{
-	*p = *hit;
-	p->src = s->path;
-	if (p->date_from_mtime && p->kind == CONTENT_POST)
-		diag_warn(b->d, s->path, 0, "no date: using the file's "
-		    "modification time");
-}
-
-static void
-load_one(size_t i, void *arg)
-{
-	struct build *b = arg;
-	struct source *s = &b->src[i];
-	struct post *p = &b->items[i];
-	const struct post *hit;
-	struct buf text = BUF_INIT;
-	struct stat st;
-	uint64_t h;
-
-	/* the scan's stat: a dangling link shows up here as not a file */
-	st = s->st;
-	if (!S_ISREG(st.st_mode) && stat(s->path, &st) == -1) {
-		diag_error(b->d, s->path, 0, "cannot read: %s", strerror(errno));
-		return;
-	}
-	if (!b->force && (hit = srccache_by_stat(b->cache, s->key, &st, &h))) {
-		reuse(b, s, p, hit);
-		p->text_hash = h;
-		s->ok = 1;
-		srccache_put(b->cache, i, s->key, &st, h, p);
-		goto out;
-	}
-	if (read_stable(b, s, &st, &text) == -1)
-		goto out;
-	h = hash64(text.ptr, text.len);
-	hit = b->force ? NULL : srccache_by_hash(b->cache, s->key, h);
-	if (hit != NULL && !hit->date_from_mtime) {
-		reuse(b, s, p, hit);
-		s->ok = 1;
-	} else
-		s->ok = content_parse(p, s->kind, s->path, s->rel, text.ptr,
-		    text.len, st.st_mtime, &b->c, b->arena, b->d) == 0;
-	if (!s->ok)
-		goto out;
-	p->text_hash = h;
-	if (p->html != NULL)
-		content_hashes(p);
-	srccache_put(b->cache, i, s->key, &st, h, p);
-out:
-	buf_release(&text);
-}
-
-/* lastmod from the newest commit that changed the file, where the front
- * matter gives none. */
-static void
-git_dates(struct build *b)
-{
-	struct gitinfo *g = gitinfo_load(b->site_dir, b->d);
-	size_t i;
-	time_t t;
-
-	if (g == NULL)
-		return;
-	for (i = 0; i < b->nsrc; i++) {
-		struct post *p = &b->items[i];
-
-		if (!b->src[i].ok || p->lastmod_given)
-			continue;
-		if ((t = gitinfo_lastmod(g, b->src[i].path)) != 0 &&
-		    t != p->lastmod) {
-			p->lastmod = t;
-			content_hashes(p);
-		}
-	}
-	gitinfo_free(g);
-}
-
-static uint64_t	site_id(const struct build *);
-static uint64_t	parse_hash(const struct build *);
-
-/* Reading the caches and checking the old outputs, beside the scan. */
-struct cache_load {
-	struct build	*b;
-	const char	*cpath, *mpath;
-	pthread_t	 loader, checker;
-	int		 loading, checking;	/* the threads run */
-};
-
-/* Whether the file of entry i of the old list, and its compressed
- * copies where the site has them, are in the output folder. */
-static int
-check_output(struct build *b, size_t i)
-{
-	const char *rel = manifest_path_at(b->old, i);
-	struct stat st;
-	char *path;
-	int ok;
-
-	if (fstatat(b->out_fd, rel, &st, 0) == -1)
-		return MANIFEST_GONE;
-	if (!b->c.precompress_assets || !compress_wanted(rel))
-		return MANIFEST_FOUND;
-	path = path_join(b->out_dir, rel);
-	ok = compress_present(path);
-	free(path);
-	return ok ? MANIFEST_FOUND : MANIFEST_NO_COPIES;
-}
-
-static void *
-check_outputs(void *arg)
-{
-	struct build *b = arg;
-	size_t i, n = manifest_count(b->old);
-
-	for (i = 0; i < n; i++)
-		manifest_set_found(b->old, i, check_output(b, i));
-	return NULL;
-}
-
-static void *
-load_caches(void *arg)
-{
-	struct cache_load *cl = arg;
-	struct build *b = cl->b;
-
-	manifest_load(b->old, cl->mpath, b->d);
-	if (!b->force && (b->out_fd = open(b->out_dir, O_RDONLY |
-	    O_DIRECTORY | O_CLOEXEC)) != -1)
-		cl->checking = pthread_create(&cl->checker, NULL,
-		    check_outputs, b) == 0;
-	b->cache = srccache_load(b->force ? NULL : cl->cpath, site_id(b),
-	    parse_hash(b), b->arena, b->d);
-	if (!cl->checking && b->out_fd != -1)
-		check_outputs(b);
-	return NULL;
-}
-
-/*
- * Lists the sources while another thread reads the caches (source cache,
- * list of outputs) and a third checks that the files the last build
- * wrote are still there, which the build needs to know whether or not
- * anything changed. The check goes on while the sources are read (see
- * caches_checked): it is waiting on the kernel, reading is not.
- */
-static void
-scan_all(struct build *b, struct cache_load *cl)
-{
-	b->out_fd = -1;
-	cl->loading = pthread_create(&cl->loader, NULL, load_caches, cl) == 0;
-	if (!cl->loading)
-		load_caches(cl);
-	scan(b, b->c.posts_dir, CONTENT_POST, 0);
-	scan(b, b->c.pages_dir, CONTENT_PAGE, 0);
-	if (b->o->drafts)
-		scan(b, b->c.drafts_dir, CONTENT_POST, 1);
-	if (cl->loading)
-		pthread_join(cl->loader, NULL);
-	cl->loading = 0;
-}
-
-/* Waits for the check of the old outputs. */
-static void
-caches_checked(struct cache_load *cl)
-{
-	if (cl->checking)
-		pthread_join(cl->checker, NULL);
-	cl->checking = 0;
-}
-
-/* 1 if p is among this build's posts or pages; 0 if left out as a
- * draft or, for a post, as dated in the future (*draft set). */
-static int
-published(const struct build *b, const struct post *p, int *draft)
-{
-	*draft = (p->draft && !b->o->drafts) || (p->kind != CONTENT_PAGE &&
-	    p->date > b->now && !b->o->future);
-	return !*draft;
-}
-
-static int
-load_sources(struct build *b, size_t threads)
-{
-	struct post *posts, *pages;
-	size_t i, np = 0, ng = 0;
-	int draft;
-
-	b->items = xcalloc(b->nsrc + 1, sizeof(*b->items));
-	srccache_expect(b->cache, b->nsrc);
-	progress(b, "read", 0, b->nsrc);
-	if (b->o->strict) {
-		/* in order, so the first problem is the one reported */
-		for (i = 0; i < b->nsrc; i++) {
-			load_one(i, b);
-			if (!b->src[i].ok)
-				return -1;
-		}
-	} else
-		pool_for(threads, b->nsrc, load_one, b);
-	progress(b, "read", b->nsrc, b->nsrc);
-	trace("load");
-	if (b->c.git_lastmod)
-		git_dates(b);
-
-	posts = b->posts = xcalloc(b->nsrc + 1, sizeof(*posts));
-	pages = b->pages = xcalloc(b->nsrc + 1, sizeof(*pages));
-	for (i = 0; i < b->nsrc; i++) {
-		struct post *p = &b->items[i];
-
-		if (!b->src[i].ok) {
-			b->st->skipped++;
-			continue;
-		}
-		if (!(b->src[i].published = published(b, p, &draft))) {
-			b->st->drafts++;
-			continue;
-		}
-		if (p->kind == CONTENT_PAGE)
-			pages[ng++] = *p;
-		else
-			posts[np++] = *p;
-	}
-	b->st->posts = np;
-	b->st->pages = ng;
-	b->np = np;
-	b->ng = ng;
-	return 0;
-}
-
 /* Tags, archives, authors, neighbours and related posts. */
 static int
 index_sources(struct build *b, size_t threads)
@@ -479,7 +132,7 @@ index_sources(struct build *b, size_t threads)
 	rc = siteindex_build(&b->ix, b->posts, b->np, b->pages, b->ng, &b->c,
 	    b->d);
 	if (b->c.enable_related_posts && b->c.related_posts_count > 0) {
-		char *rpath = site_path(b, ".ssg-cache/related.bin");
+		char *rpath = build_path(b, ".ssg-cache/related.bin");
 
 		if (b->force)
 			unlink(rpath);
@@ -493,7 +146,7 @@ index_sources(struct build *b, size_t threads)
 static int
 pick_theme(struct build *b, char **sheet)
 {
-	char *site_themes = site_path(b, b->c.themes_dir), **names;
+	char *site_themes = build_path(b, b->c.themes_dir), **names;
 	size_t n, i;
 	int rc = 0;
 
@@ -522,7 +175,7 @@ pick_theme(struct build *b, char **sheet)
 static int
 load_templates(struct build *b)
 {
-	char *site_templates = site_path(b, b->c.templates_dir);
+	char *site_templates = build_path(b, b->c.templates_dir);
 	int rc;
 
 	b->tmpl = tmpl_set_new();
@@ -575,7 +228,7 @@ render_one(size_t i, void *arg)
 	buf_release(&out);
 	buf_release(&err);
 	if (__atomic_add_fetch(&b->done, 1, __ATOMIC_RELAXED) % 64 == 0)
-		progress(b, "render", b->done, b->ndirty);
+		build_progress(b, "render", b->done, b->ndirty);
 }
 
 /* Why job i must be rendered, or NULL when its file is current. */
@@ -742,31 +395,6 @@ copy_static(const char *path, const char *rel, const struct stat *st,
 	return 0;
 }
 
-/* Which site a cache belongs to: its folder's real path. */
-static uint64_t
-site_id(const struct build *b)
-{
-	char real[PATH_MAX];
-	const char *p = realpath(b->site_dir, real) ? real : b->site_dir;
-
-	return hash64(p, strlen(p));
-}
-
-/* What parsing depends on besides the text: URL formats and time zone. */
-static uint64_t
-parse_hash(const struct build *b)
-{
-	struct buf k = BUF_INIT;
-	const char *tz = getenv("TZ");
-	uint64_t h;
-
-	buf_printf(&k, "%s\n%s\n%s\n%s", b->c.url_slug_format,
-	    b->c.page_url_format, b->c.timezone, tz ? tz : "");
-	h = hash64(k.ptr, k.len);
-	buf_release(&k);
-	return h;
-}
-
 /* .ssg-cache/NAME-HASH.EXT, one per output folder, so --output elsewhere
  * keeps its own. */
 static char *
@@ -778,7 +406,7 @@ output_state_path(const struct build *b, const char *name, const char *ext)
 
 	hash_hex(hash64(b->out_dir, strlen(b->out_dir)), hex);
 	buf_printf(&p, ".ssg-cache/%s-%s.%s", name, hex, ext);
-	path = site_path(b, p.ptr);
+	path = build_path(b, p.ptr);
 	buf_release(&p);
 	return path;
 }
@@ -822,135 +450,6 @@ precompress_marker(struct build *b, int at_end)
 	free(marker);
 }
 
-/*
- * A hash of everything the pages depend on: version, templates, settings,
- * locale strings, the year, the build's options and, per source, its text,
- * dates and whether it is published. 0 when it cannot be trusted to: dates
- * from git change without the sources changing.
- */
-static void
-memo_start(struct build *b, struct buf *k)
-{
-	struct val *t = locale_strings(b->locale);
-	uint64_t v[6];
-	int y, m, dd;
-
-	dt_ymd(b->now, &y, &m, &dd);
-	buf_adds(k, "memo 1 " SSG_VERSION);
-	v[0] = b->tmpl_hash;
-	v[1] = config_hash(&b->c);
-	v[2] = parse_hash(b);
-	v[3] = render_val_hash(t);
-	val_free(t);
-	v[4] = (uint64_t)y;
-	v[5] = (uint64_t)b->o->drafts << 1 | (uint64_t)b->o->future;
-	buf_add(k, v, sizeof(v));
-}
-
-/* Source s, parsed as p (NULL: it could not be). */
-static void
-memo_source(struct buf *k, const struct source *s, const struct post *p,
-    int published)
-{
-	uint64_t v[4];
-
-	buf_adds(k, s->key);
-	v[0] = (uint64_t)s->kind << 2 | (uint64_t)(p != NULL) << 1 |
-	    (uint64_t)published;
-	v[1] = p ? p->text_hash : 0;
-	v[2] = p ? (uint64_t)(int64_t)p->date : 0;
-	v[3] = p ? (uint64_t)(int64_t)p->lastmod : 0;
-	buf_add(k, v, sizeof(v));
-}
-
-static uint64_t
-memo_end(struct buf *k)
-{
-	uint64_t h = hash64(k->ptr, k->len);
-
-	buf_release(k);
-	return h != 0 ? h : 1;
-}
-
-/*
- * The hash of all a build's inputs: templates, theme, settings, parse
- * settings, locale strings, the year, the build's options and, per source,
- * its text, dates and whether it is published. 0 when it cannot be trusted
- * to: dates from git change without the sources changing.
- */
-static uint64_t
-build_memo(struct build *b)
-{
-	struct buf k = BUF_INIT;
-	size_t i;
-
-	if (b->force || b->c.git_lastmod)
-		return 0;
-	memo_start(b, &k);
-	for (i = 0; i < b->nsrc; i++)
-		memo_source(&k, &b->src[i], b->src[i].ok ? &b->items[i] : NULL,
-		    b->src[i].published);
-	return memo_end(&k);
-}
-
-/*
- * The same hash straight from the source cache, before reading anything,
- * when every source is in it with the stat it had: 0 otherwise. Counts
- * what build_memo's build would have.
- */
-static uint64_t
-cached_memo(struct build *b)
-{
-	struct buf k = BUF_INIT;
-	const struct post *p;
-	uint64_t h;
-	size_t i;
-	int pub, draft;
-
-	if (b->force || b->c.git_lastmod ||
-	    srccache_count(b->cache) != b->nsrc)
-		return 0;
-	memo_start(b, &k);
-	for (i = 0; i < b->nsrc; i++) {
-		struct source *s = &b->src[i];
-
-		if (!S_ISREG(s->st.st_mode) ||
-		    (p = srccache_by_stat(b->cache, s->key, &s->st, &h)) ==
-		    NULL) {
-			buf_release(&k);
-			return 0;
-		}
-		pub = published(b, p, &draft);
-		memo_source(&k, s, p, pub);
-	}
-	return memo_end(&k);
-}
-
-/* What load_sources would have counted and warned about, for a build
- * that found by cached_memo that it need not read the sources. */
-static void
-count_cached(struct build *b)
-{
-	const struct post *p;
-	uint64_t h;
-	size_t i;
-	int draft;
-
-	for (i = 0; i < b->nsrc; i++) {
-		p = srccache_by_stat(b->cache, b->src[i].key, &b->src[i].st,
-		    &h);
-		if (p->date_from_mtime && p->kind == CONTENT_POST)
-			diag_warn(b->d, b->src[i].path, 0, "no date: using the "
-			    "file's modification time");
-		if (!published(b, p, &draft))
-			b->st->drafts++;
-		else if (p->kind == CONTENT_PAGE)
-			b->st->pages++;
-		else
-			b->st->posts++;
-	}
-}
-
 int
 ssg_build(const struct build_opts *o, struct build_stats *st,
     struct diag *d)
@@ -978,7 +477,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 
 	if (load_config(&b) == -1)
 		goto out;
-	b.out_dir = site_path(&b, b.c.output_dir);
+	b.out_dir = build_path(&b, b.c.output_dir);
 	snprintf(st->output, sizeof(st->output), "%s", b.out_dir);
 	if (o->themes_builtin == NULL) {
 		diag_error(d, NULL, 0, "the built-in themes folder was not "
@@ -989,17 +488,17 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	b.force = o->force || b.c.clean_output;
 	if (pick_theme(&b, &sheet) == -1 || load_templates(&b) == -1)
 		goto out;
-	cpath = site_path(&b, ".ssg-cache/sources.bin");
+	cpath = build_path(&b, ".ssg-cache/sources.bin");
 	b.manifest = manifest_new();
 	b.old = manifest_new();
 	mpath = manifest_path(&b);
-	trace("start");
+	build_trace("start");
 	cl.b = &b;
 	cl.cpath = cpath;
 	cl.mpath = mpath;
-	scan_all(&b, &cl);
-	trace("scan+cache");
-	site_themes = site_path(&b, b.c.themes_dir);
+	build_scan(&b, &cl);
+	build_trace("scan+cache");
+	site_themes = build_path(&b, b.c.themes_dir);
 	b.locale = locale_load(b.c.site_lang, site_themes, b.builtin, d);
 
 	/*
@@ -1007,14 +506,14 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	 * tells (or, after reading them, their text): check the pages are
 	 * all there, and the build is done.
 	 */
-	memo = cached_memo(&b);
-	caches_checked(&cl);
+	memo = build_cached_memo(&b);
+	build_checked(&cl);
 	unread = memo != 0 && memo == manifest_memo(b.old) &&
 	    manifest_all_found(b.old);
-	trace("memo");
+	build_trace("memo");
 	if (unread)
-		count_cached(&b);
-	else if (load_sources(&b, threads) == -1 && o->strict)
+		build_count_cached(&b);
+	else if (build_load(&b, threads) == -1 && o->strict)
 		goto out;
 	if (o->strict && diag_count(d, DIAG_ERROR) > errors_before)
 		goto out;
@@ -1033,18 +532,18 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		goto carried;
 	if (index_sources(&b, threads) == -1 && o->strict)
 		goto out;
-	trace("sources");
+	build_trace("sources");
 	b.render = render_new(&b.c, &b.ix, b.tmpl, b.locale, b.now);
 	render_set_base(b.render, b.tmpl_hash, config_hash(&b.c));
 	b.njobs = render_plan(b.render, &b.jobs);
 	st->outputs = b.njobs;
-	trace("plan");
+	build_trace("plan");
 	plan_dirty(&b, threads);
 	st->rendered = b.ndirty;
 	if (load_bodies(&b, threads) == -1)
 		goto out;	/* nothing rendered: the old pages stay */
 	precompress_marker(&b, 0);
-	trace("fingerprint");
+	build_trace("fingerprint");
 	if (b.ndirty > 0) {
 		/* Forget the pages about to change first: if this build is
 		 * killed half-way, the next one renders them again. */
@@ -1056,9 +555,9 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		if (manifest_save(b.old, mpath) == -1)
 			diag_warn(d, mpath, 0, "cannot save the list of outputs: "
 			    "%s", strerror(errno));
-		progress(&b, "render", 0, b.ndirty);
+		build_progress(&b, "render", 0, b.ndirty);
 		pool_for(threads, b.ndirty, render_one, &b);
-		progress(&b, "render", b.ndirty, b.ndirty);
+		build_progress(&b, "render", b.ndirty, b.ndirty);
 	}
 carried:
 
@@ -1078,10 +577,10 @@ carried:
 		}
 		buf_release(&css);
 	}
-	static_dir = site_path(&b, b.c.static_dir);
-	trace("render");
+	static_dir = build_path(&b, b.c.static_dir);
+	build_trace("render");
 	fs_walk(static_dir, copy_static, &b);
-	trace("static");
+	build_trace("static");
 
 	if (diag_count(d, DIAG_ERROR) == errors_before && !b.failed)
 		manifest_set_memo(b.manifest, memo);
@@ -1104,15 +603,15 @@ carried:
 			    "outputs: %s", strerror(errno));
 	}
 	output_end(b.out_dir);
-	trace("manifest");
+	build_trace("manifest");
 	/* unread: the cache holds what it held */
 	if (!unread && srccache_save(b.cache, cpath) == -1)
 		diag_warn(d, cpath, 0, "cannot save the build cache: %s",
 		    strerror(errno));
-	trace("save");
+	build_trace("save");
 	rc = diag_count(d, DIAG_ERROR) > errors_before || b.failed ? -1 : 0;
 out:
-	caches_checked(&cl);
+	build_checked(&cl);
 	st->seconds = now_seconds() - t0;
 	render_free(b.render);
 	if (b.jobs)

@@ -1,0 +1,108 @@
+#ifndef SSG_BUILD_INT_H
+#define SSG_BUILD_INT_H
+
+/* Shared by build.c (the build's stages), build_sources.c (finding and
+ * reading sources, the caches) and build_memo.c (the hash of a build's
+ * inputs). Not for other modules. */
+
+#include <sys/stat.h>
+
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "build.h"
+#include "config.h"
+#include "content.h"
+#include "siteindex.h"
+
+struct buf;
+
+struct source {
+	char		*path;
+	char		*rel;		/* inside its folder */
+	char		*key;		/* inside the site: "posts/a.md" */
+	struct stat	 st;		/* as the folder scan saw it */
+	enum content_kind kind;
+	int		 from_drafts;
+	int		 ok;
+	int		 published;	/* among this build's posts or pages */
+};
+
+/* A page to render, and why (for --explain). */
+struct dirty {
+	size_t		 job;
+	const char	*why;
+};
+
+struct build {
+	const struct build_opts	*o;
+	struct build_stats	*st;
+	struct diag		*d;
+	struct site_config	 c;
+	struct arena		*arena;
+	char			*site_dir;
+	char			*out_dir;
+	int			 out_fd;	/* out_dir as the scan found it */
+	char			*builtin;
+	struct source		*src;
+	size_t			 nsrc, capsrc;
+	struct post		*items;	/* parallel to src */
+	struct post		*posts, *pages;
+	size_t			 np, ng;
+	struct site_index	 ix;
+	struct tmpl_set		*tmpl;
+	struct render		*render;
+	struct page_job		*jobs;
+	size_t			 njobs;
+	struct manifest		*manifest;	/* this build's outputs */
+	struct manifest		*old;		/* the previous build's */
+	struct srccache		*cache;
+	struct locale		*locale;
+	char			*tmpdir;	/* output_tmpdir */
+	struct dirty		*dirty;
+	size_t			 ndirty;
+	uint64_t		*fps;		/* per job */
+	const char		**whys;		/* per job: why render, or NULL */
+	uint64_t		 tmpl_hash;
+	time_t			 now;
+	size_t			 done;
+	int			 force;
+	int			 failed;
+};
+
+/* Reading the caches and checking the old outputs, beside the scan. */
+struct cache_load {
+	struct build	*b;
+	const char	*cpath, *mpath;
+	pthread_t	 loader, checker;
+	int		 loading, checking;	/* the threads run */
+};
+
+/* build.c */
+void	 build_trace(const char *stage);
+char	*build_path(const struct build *b, const char *p);
+void	 build_progress(struct build *b, const char *stage, size_t done,
+	    size_t total);
+
+/* build_sources.c */
+/* Which site a cache belongs to, and what parsing depends on besides the
+ * text: both part of the source cache's identity. */
+uint64_t build_site_id(const struct build *b);
+uint64_t build_parse_hash(const struct build *b);
+/* Lists the sources, with the caches read and the old outputs checked
+ * beside it (the check may go on: see build_checked). */
+void	 build_scan(struct build *b, struct cache_load *cl);
+void	 build_checked(struct cache_load *cl);
+/* Reads and parses the sources (or takes them from the cache) into posts
+ * and pages. -1 at the first bad source with --strict. */
+int	 build_load(struct build *b, size_t threads);
+int	 build_published(const struct build *b, const struct post *p,
+	    int *draft);
+
+/* build_memo.c */
+uint64_t build_memo(struct build *b);
+uint64_t build_cached_memo(struct build *b);
+void	 build_count_cached(struct build *b);
+
+#endif
