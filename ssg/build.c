@@ -526,8 +526,8 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	b.tmpdir = output_tmpdir(b.out_dir);
 	if (!unread)
 		memo = build_memo(&b);
-	fast = unread || (memo != 0 && memo == manifest_memo(b.old) &&
-	    manifest_all_found(b.old));
+	fast = unread || (!b.force && memo != 0 &&
+	    memo == manifest_memo(b.old) && manifest_all_found(b.old));
 	if (fast)
 		goto carried;
 	if (index_sources(&b, threads) == -1 && o->strict)

@@ -72,7 +72,9 @@ build_memo(struct build *b)
 	struct buf k = BUF_INIT;
 	size_t i;
 
-	if (b->force || b->c.git_lastmod)
+	/* also for --force, which does not use it but saves it: the build
+	 * after it can */
+	if (b->c.git_lastmod)
 		return 0;
 	memo_start(b, &k);
 	for (i = 0; i < b->nsrc; i++)

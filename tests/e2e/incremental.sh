@@ -158,6 +158,10 @@ check "a copied site's cache is not reused for the wrong site" grep -q "<title>A
 "$SSG" build -C "$S" --force >"$T/out" 2>&1
 check "--force renders all and changes nothing" grep -q 'rendered, 0 changed' "$T/out"
 check "--force renders every page" sh -c "! grep -q '(0 rendered' '$T/out'"
+# and the build after it knows nothing changed without reading a source
+# (SSG_TRACE names the stages a build went through)
+SSG_TRACE=1 "$SSG" build -C "$S" >"$T/out" 2>&1
+check "after --force, a no-change build reads no source" sh -c "grep -q '(0 rendered, 0 changed)' '$T/out' && ! grep -q 'trace: load' '$T/out'"
 
 # A build killed while rendering leaves a state the next build repairs.
 new_post "$S/posts/killed.md" "Killed build"
