@@ -95,13 +95,24 @@ tag_list(const struct render *r, const struct post *p)
 }
 
 static void ready(const struct render *, const struct post *);
+static struct val *make_post_map(const struct render *, const struct post *,
+    int);
 
 struct val *
 post_map(const struct render *r, const struct post *p, int full)
 {
+	ready(r, p);
+	/* as lists show it: made once, shown through views */
+	if (!full && p->d_item != NULL)
+		return val_view(p->d_item);
+	return make_post_map(r, p, full);
+}
+
+static struct val *
+make_post_map(const struct render *r, const struct post *p, int full)
+{
 	struct val *m = val_map();
 
-	ready(r, p);
 	val_set_ref(m, "title", p->title);
 	val_set_ref(m, "url", p->d_href);
 	val_set_ref(m, "permalink", p->d_permalink);
@@ -151,6 +162,7 @@ prepare_post(const struct render *r, struct post *p)
 	dt_rfc3339(&b, p->lastmod);
 	p->d_lastmod_iso = arena_strdup(r->a, b.ptr);
 	p->d_author_href = NULL;
+	p->d_item = NULL;
 	if (r->c->enable_author_pages && p->kind == CONTENT_POST &&
 	    (a = siteindex_author_info(r->ix, author)) != NULL) {
 		buf_clear(&b);
@@ -172,6 +184,7 @@ ready(const struct render *r, const struct post *cp)
 		return;
 	if (atomic_compare_exchange_strong(&p->d_ready, &expect, 1)) {
 		prepare_post(r, p);
+		p->d_item = make_post_map(r, p, 0);
 		atomic_store_explicit(&p->d_ready, 2, memory_order_release);
 		return;
 	}
@@ -548,11 +561,27 @@ render_new(const struct site_config *c, const struct site_index *ix,
 	return r;
 }
 
+/* Frees what ready made that is not in the arena, and lets another
+ * render of the same posts make its own. */
+static void
+forget_items(struct post *const *posts, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		val_free(posts[i]->d_item);
+		posts[i]->d_item = NULL;
+		atomic_store(&posts[i]->d_ready, 0);
+	}
+}
+
 void
 render_free(struct render *r)
 {
 	if (r == NULL)
 		return;
+	forget_items(r->ix->posts, r->ix->nposts);
+	forget_items(r->ix->pages, r->ix->npages);
 	val_free(r->site);
 	arena_free(r->a);
 	free(r->tag_href);

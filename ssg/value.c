@@ -19,7 +19,8 @@ struct ent {
 
 struct val {
 	enum val_kind	 kind;
-	int		 borrowed;	/* VAL_STR: text not owned (val_str_ref) */
+	int		 borrowed;	/* VAL_STR: text not owned (val_str_ref);
+					 * VAL_MAP: entries not owned (val_view) */
 	union {
 		int	 b;
 		struct {
@@ -46,6 +47,19 @@ val_new(enum val_kind kind)
 	struct val *v = xcalloc(1, sizeof(*v));
 
 	v->kind = kind;
+	return v;
+}
+
+struct val *
+val_view(const struct val *m)
+{
+	struct val *v;
+
+	if (m == NULL || m->kind != VAL_MAP)
+		return val_null();
+	v = val_new(VAL_MAP);
+	v->borrowed = 1;
+	v->u.map = m->u.map;
 	return v;
 }
 
@@ -247,7 +261,8 @@ set_entry(struct val *map, const char *key, struct val *v, int own_key)
 	size_t len;
 	uint32_t hash;
 
-	if (map == NULL || map->kind != VAL_MAP || key == NULL) {
+	if (map == NULL || map->kind != VAL_MAP || map->borrowed ||
+	    key == NULL) {
 		val_free(v);
 		return;
 	}
@@ -456,6 +471,8 @@ val_free(struct val *v)
 		free(v->u.list.items);
 		break;
 	case VAL_MAP:
+		if (v->borrowed)
+			break;
 		for (i = 0; i < v->u.map.n; i++) {
 			if (v->u.map.ents[i].own_key)
 				free(v->u.map.ents[i].key);

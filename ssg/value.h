@@ -39,6 +39,11 @@ struct val	*val_str_own(char *s);
  * lives longer; borrowing saves a copy and a free per field. */
 struct val	*val_str_ref(const char *s);
 struct val	*val_list(void);
+/* A view of map m, not a copy: m must outlive the view and not change
+ * while it is used; the view cannot be changed (val_set frees v and does
+ * nothing). Freeing it frees only the view. One map shown in many
+ * contexts (a post in every list it is on) is made once this way. */
+struct val	*val_view(const struct val *m);
 /* A map keeps its keys in insertion order. */
 struct val	*val_map(void);
 
