@@ -450,6 +450,48 @@ precompress_marker(struct build *b, int at_end)
 	free(marker);
 }
 
+/* The source cache is complete once the sources are read: it is written
+ * while the pages are planned and rendered. */
+struct cache_save {
+	struct build	*b;
+	const char	*path;
+	pthread_t	 t;
+	int		 running, rc, err;
+};
+
+static void *
+save_cache(void *arg)
+{
+	struct cache_save *cs = arg;
+
+	cs->rc = srccache_save(cs->b->cache, cs->path);
+	cs->err = errno;
+	return NULL;
+}
+
+static void
+cache_save_start(struct cache_save *cs, struct build *b, const char *path)
+{
+	cs->b = b;
+	cs->path = path;
+	cs->running = pthread_create(&cs->t, NULL, save_cache, cs) == 0;
+	if (!cs->running)
+		save_cache(cs);
+}
+
+/* Waits for the cache to be written; a failure is a warning. */
+static void
+cache_saved(struct cache_save *cs)
+{
+	if (cs->running)
+		pthread_join(cs->t, NULL);
+	cs->running = 0;
+	if (cs->rc == -1)
+		diag_warn(cs->b->d, cs->path, 0, "cannot save the build cache: "
+		    "%s", strerror(cs->err));
+	cs->rc = 0;
+}
+
 int
 ssg_build(const struct build_opts *o, struct build_stats *st,
     struct diag *d)
@@ -461,6 +503,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	double t0 = now_seconds();
 	uint64_t memo;
 	int rc = -1, changed, fast, unread = 0;
+	struct cache_save cs = { 0 };
 	struct cache_load cl;
 
 	memset(&b, 0, sizeof(b));
@@ -507,9 +550,10 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	 * all there, and the build is done.
 	 */
 	memo = build_cached_memo(&b);
-	build_checked(&cl);
-	unread = memo != 0 && memo == manifest_memo(b.old) &&
-	    manifest_all_found(b.old);
+	if (memo != 0 && memo == manifest_memo(b.old)) {
+		build_checked(&cl);
+		unread = manifest_all_found(b.old);
+	}
 	build_trace("memo");
 	if (unread)
 		build_count_cached(&b);
@@ -517,6 +561,9 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		goto out;
 	if (o->strict && diag_count(d, DIAG_ERROR) > errors_before)
 		goto out;
+	/* unread: the cache holds what it held */
+	if (!unread)
+		cache_save_start(&cs, &b, cpath);
 
 	if (fs_mkdirs(b.out_dir) == -1 || output_begin(b.out_dir) == -1) {
 		diag_error(d, b.out_dir, 0, "cannot create the output folder: "
@@ -526,6 +573,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	b.tmpdir = output_tmpdir(b.out_dir);
 	if (!unread)
 		memo = build_memo(&b);
+	build_checked(&cl);	/* the check went on while sources were read */
 	fast = unread || (!b.force && memo != 0 &&
 	    memo == manifest_memo(b.old) && manifest_all_found(b.old));
 	if (fast)
@@ -604,14 +652,12 @@ carried:
 	}
 	output_end(b.out_dir);
 	build_trace("manifest");
-	/* unread: the cache holds what it held */
-	if (!unread && srccache_save(b.cache, cpath) == -1)
-		diag_warn(d, cpath, 0, "cannot save the build cache: %s",
-		    strerror(errno));
+	cache_saved(&cs);
 	build_trace("save");
 	rc = diag_count(d, DIAG_ERROR) > errors_before || b.failed ? -1 : 0;
 out:
 	build_checked(&cl);
+	cache_saved(&cs);
 	st->seconds = now_seconds() - t0;
 	render_free(b.render);
 	if (b.jobs)
