@@ -55,6 +55,19 @@ check "duplicate URL names both files" grep -q "posts/twin.md: error: URL /2025/
 check "the first source keeps the URL" contains "$S/output/2025/01/01/good-one/index.html" "Fine."
 rm "$S/posts/twin.md"
 
+# The cache folder cannot be written (a file took its name): the build
+# warns about each thing it could not save, and its pages are right.
+"$SSG" build -C "$S" -q
+rm -rf "$S/.ssg-cache"
+echo "not a folder" >"$S/.ssg-cache"
+printf -- '---\ntitle: Cached nowhere\ndate: 2025-02-01\n---\nStill here.\n' >"$S/posts/nowhere.md"
+"$SSG" build -C "$S" >"$T/out" 2>"$T/err"
+check "unwritable cache: the build succeeds" test $? -eq 0
+check "unwritable cache: the source cache is named" grep -q "sources.bin: warning: cannot save the build cache" "$T/err"
+check "unwritable cache: the list of outputs is named" grep -q "warning: cannot save the list of outputs" "$T/err"
+check "unwritable cache: the new post is built" grep -q "Still here" "$S/output/2025/02/01/cached-nowhere/index.html"
+rm -f "$S/.ssg-cache" "$S/posts/nowhere.md"
+
 # Bad settings and usage.
 printf 'posts_per_page: many\n' >>"$S/site.yaml"
 "$SSG" build -C "$S" >"$T/out" 2>"$T/err"
