@@ -45,6 +45,7 @@ DEPLOY_OBJS = \
 	deploy/agent.o deploy/checkout.o deploy/proc.o deploy/bench.o deploy/confgen.o deploy/driver_linux.o \
 	deploy/linux_util.o deploy/linux_net.o deploy/linux_jail.o \
 	deploy/driver_bastille.o deploy/driver_jail.o deploy/freebsd.o \
+	deploy/fb_host.o deploy/fb_parse.o \
 	deploy/health.o deploy/plan.o deploy/release.o deploy/spec.o \
 	deploy/transport.o
 

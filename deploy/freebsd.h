@@ -69,6 +69,10 @@ int	fb_host_run(struct fb_host *h, const struct fb_cmd *c, struct buf *out,
  * journal instead (fb_host_journal). */
 int	fb_host_exec(struct fb_host *h, const struct fb_script *sc,
 	    struct diag *d);
+/* Runs one command given as words (ending with NULL), for what it prints:
+ * stdout into out (cleared); its status, 0 when it worked. */
+int	fb_host_ask(struct fb_host *h, struct buf *out, struct diag *d,
+	    const char *w0, ...);
 const char *fb_host_journal(const struct fb_host *h);
 void	fb_host_free(struct fb_host *h);
 /* File name of a recorded output: the words joined by '_', every byte
