@@ -200,6 +200,39 @@ test_maps(void)
 	val_free(m);
 }
 
+/* A view reads as its map, cannot change it, and frees only itself. */
+static void
+test_views(void)
+{
+	struct val *m = val_map(), *v, *w;
+
+	val_set_str(m, "title", "Hello");
+	val_set_num(m, "n", 3);
+	v = val_view(m);
+	w = val_view(m);
+	CHECK(val_kind(v) == VAL_MAP);
+	CHECK(val_map_len(v) == 2);
+	CHECK(text_is(val_get(v, "title"), "Hello"));
+	CHECK(text_is(val_get(w, "n"), "3"));
+	CHECK(strcmp(val_key_at(v, 1), "n") == 0);
+	val_set_str(v, "title", "Changed");	/* no effect, no leak */
+	val_set_str(v, "other", "x");
+	CHECK(text_is(val_get(m, "title"), "Hello"));
+	CHECK(val_get(m, "other") == NULL);
+	val_free(v);
+	/* the map and the other view are still whole */
+	CHECK(text_is(val_get(w, "title"), "Hello"));
+	CHECK(text_is(val_get(m, "n"), "3"));
+	val_free(w);
+	val_free(m);
+	/* a view of something that is not a map is null */
+	m = val_str("s");
+	v = val_view(m);
+	CHECK(val_kind(v) == VAL_NULL);
+	val_free(v);
+	val_free(m);
+}
+
 int
 main(void)
 {
@@ -207,6 +240,7 @@ main(void)
 	test_truthy();
 	test_lists();
 	test_maps();
+	test_views();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
