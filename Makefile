@@ -78,9 +78,11 @@ deploy/libdeploy.a: $(DEPLOY_OBJS)
 	rm -f $@
 	ar rcs $@ $(DEPLOY_OBJS)
 
-bin/deploy: deploy/main.o deploy/libdeploy.a ssg/libssg.a
+DEPLOY_CMD_OBJS = deploy/main.o deploy/cmd_status.o deploy/cmd_release.o
+
+bin/deploy: $(DEPLOY_CMD_OBJS) deploy/libdeploy.a ssg/libssg.a
 	@mkdir -p bin
-	$(CC) $(ALL_CFLAGS) -o $@ deploy/main.o deploy/libdeploy.a \
+	$(CC) $(ALL_CFLAGS) -o $@ $(DEPLOY_CMD_OBJS) deploy/libdeploy.a \
 		ssg/libssg.a $(LIBS)
 
 TEST_LIBS = tests/unit/tap.o deploy/libdeploy.a ssg/libssg.a

@@ -1,0 +1,250 @@
+/* deploy status, health and logs: what the host runs and serves. */
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "cmd_int.h"
+#include "diag.h"
+#include "driver.h"
+#include "health.h"
+#include "mem.h"
+#include "plan.h"
+#include "release.h"
+#include "spec.h"
+#include "transport.h"
+
+static const char *
+state_word(enum obj_state st)
+{
+	return st == OBJ_OK ? "up" : st == OBJ_ABSENT ? "absent" : "differs";
+}
+
+static void
+age(char *out, size_t n, time_t t)
+{
+	long s = (long)(time(NULL) - t);
+
+	if (s < 120)
+		snprintf(out, n, "%lds", s);
+	else if (s < 7200)
+		snprintf(out, n, "%ldm", s / 60);
+	else if (s < 172800)
+		snprintf(out, n, "%ldh", s / 3600);
+	else
+		snprintf(out, n, "%ldd", s / 86400);
+}
+
+int
+cmd_status(int argc, char **argv)
+{
+	struct opts o;
+	struct diag *d;
+	struct spec *s;
+	struct driver *drv = NULL;
+	struct observed obs;
+	size_t i;
+	int rc = 1;
+
+	PARSE("status", 1, "aki");
+	d = diag_new();
+	memset(&obs, 0, sizeof(obs));
+	if ((s = dc_load(&o, d, 0)) == NULL)
+		return dc_report(d, 1);
+	if (o.npos && dc_named_site(s, &o, d) == NULL)
+		goto out;
+	if ((drv = driver_open(s, d)) == NULL ||
+	    drv->ops->observe(drv, &obs, d) == -1)
+		goto out;
+	printf("network %s: %s; firewall: %s\n", s->net.bridge,
+	    state_word(obs.network), state_word(obs.firewall));
+	for (i = 0; i < obs.njails; i++) {
+		const struct observed_jail *j0 = &obs.jails[i];
+		const struct spec_site *site = spec_site(s, j0->name);
+		struct buf desc = BUF_INIT, dir = BUF_INIT, rep = BUF_INIT;
+		struct health_opts ho = { o.cacert, NULL, 5 };
+		struct health_result hr;
+		struct diag *hd;
+		struct stat st;
+		char link[PATH_MAX], when[32];
+		ssize_t n;
+
+		if (o.npos && strcmp(o.pos[0], j0->name) != 0)
+			continue;
+		if (!j0->wanted) {
+			printf("%-12s stray (not in %s): jail %s%s\n", j0->name,
+			    o.file, state_word(j0->jail),
+			    j0->running ? ", server running" : "");
+			continue;
+		}
+		drv->ops->describe(drv, j0->name, &desc);
+		printf("%-12s jail %s, %s\n", j0->name, state_word(j0->jail),
+		    desc.ptr);
+		buf_release(&desc);
+		if (site == NULL)
+			continue;
+		buf_printf(&dir, "%s/%s/current", s->releases.root, site->name);
+		n = readlink(dir.ptr, link, sizeof(link) - 1);
+		if (n > 0 && lstat(dir.ptr, &st) == 0) {
+			link[n] = '\0';
+			age(when, sizeof(when), st.st_mtime);
+			printf("%-12s current %s (switched %s ago)\n", "",
+			    strrchr(link, '/') ? strrchr(link, '/') + 1 : link,
+			    when);
+		} else
+			printf("%-12s current: none (nothing pushed)\n", "");
+		buf_clear(&dir);
+		buf_printf(&dir, "%s/sites/%s/last-push", s->state, site->name);
+		{
+			FILE *fp = fopen(dir.ptr, "r");
+			char lp[256];
+
+			if (fp != NULL && fgets(lp, sizeof(lp), fp) != NULL)
+				printf("%-12s last push: %s", "", lp);
+			if (fp != NULL)
+				fclose(fp);
+		}
+		buf_release(&dir);
+		if (!j0->running || !obs.jails[obs.njails - 1].running)
+			continue;
+		if (ho.ca == NULL)
+			ho.ca = drv->ops->proxy_ca(drv);
+		hd = diag_new();
+		health_check(s, site, &ho, &hr, &rep, hd);
+		{
+			char *line = rep.ptr, *nl;
+
+			while (*line && (nl = strchr(line, '\n')) != NULL) {
+				printf("%-12s %.*s\n", "", (int)(nl - line), line);
+				line = nl + 1;
+			}
+		}
+		if (hr.cert_expiry > 0) {
+			char buf[64];
+			struct tm tm;
+
+			gmtime_r(&hr.cert_expiry, &tm);
+			strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M UTC", &tm);
+			printf("%-12s certificate expires %s\n", "", buf);
+		}
+		diag_free(hd);
+		buf_release(&rep);
+	}
+	rc = 0;
+out:
+	observed_release(&obs);
+	driver_free(drv);
+	spec_free(s);
+	return dc_report(d, rc);
+}
+
+int
+cmd_health(int argc, char **argv)
+{
+	struct opts o;
+	struct diag *d;
+	struct spec *s;
+	struct driver *drv = NULL;
+	size_t i;
+	int rc = 0, found = 0;
+
+	PARSE("health", 1, "ea");
+	d = diag_new();
+	if ((s = dc_load(&o, d, 0)) == NULL)
+		return dc_report(d, 1);
+	if (o.cacert == NULL && (drv = driver_open(s, d)) == NULL) {
+		spec_free(s);
+		return dc_report(d, 1);
+	}
+	for (i = 0; i < s->nsites; i++) {
+		struct health_opts ho = { o.cacert, o.expect, 10 };
+		struct health_result hr;
+		struct buf rep = BUF_INIT;
+
+		if (o.npos && strcmp(o.pos[0], s->sites[i].name) != 0)
+			continue;
+		found = 1;
+		if (ho.ca == NULL)
+			ho.ca = drv->ops->proxy_ca(drv);
+		if (health_check(s, &s->sites[i], &ho, &hr, &rep, d) == -1)
+			rc = 1;
+		printf("%s:\n%s", s->sites[i].name, rep.ptr);
+		buf_release(&rep);
+	}
+	if (!found) {
+		diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
+		rc = 1;
+	}
+	driver_free(drv);
+	spec_free(s);
+	return dc_report(d, rc);
+}
+
+static void
+tail(const char *path, int lines)
+{
+	FILE *fp = fopen(path, "r");
+	long pos;
+	int n = 0, ch;
+
+	if (fp == NULL) {
+		printf("(no %s)\n", path);
+		return;
+	}
+	printf("==> %s <==\n", path);
+	fseek(fp, 0, SEEK_END);
+	pos = ftell(fp);
+	while (pos > 0) {
+		fseek(fp, --pos, SEEK_SET);
+		if (fgetc(fp) == '\n' && ++n > lines) {
+			pos++;
+			break;
+		}
+	}
+	fseek(fp, pos, SEEK_SET);
+	while ((ch = fgetc(fp)) != EOF)
+		putchar(ch);
+	fclose(fp);
+}
+
+int
+cmd_logs(int argc, char **argv)
+{
+	struct opts o;
+	struct diag *d;
+	struct spec *s;
+	struct driver *drv;
+	char *path;
+
+	PARSE("logs", 1, "ki");
+	if (o.npos != 1)
+		return dc_usage_of("logs", EXIT_USAGE);
+	d = diag_new();
+	if ((s = dc_load(&o, d, 0)) == NULL)
+		return dc_report(d, 1);
+	if (strcmp(o.pos[0], "proxy") != 0 && dc_named_site(s, &o, d) == NULL) {
+		spec_free(s);
+		return dc_report(d, 1);
+	}
+	if ((drv = driver_open(s, d)) == NULL) {
+		spec_free(s);
+		return dc_report(d, 1);
+	}
+	path = drv->ops->log_path(drv, o.pos[0]);
+	tail(path, 40);
+	if (strstr(path, "error.log") != NULL) {
+		strcpy(strstr(path, "error.log"), "access.log");
+		tail(path, 40);
+	}
+	free(path);
+	driver_free(drv);
+	spec_free(s);
+	return dc_report(d, 0);
+}
