@@ -261,6 +261,31 @@ judge_one(size_t i, void *arg)
 }
 
 /*
+ * Puts lists (tag pages, feeds, the sitemap: one can hold thousands of
+ * posts) before the single pages, keeping the order within each: the
+ * workers end together instead of one rendering the largest page last.
+ * Which page is written when does not change any page.
+ */
+static void
+big_first(struct build *b)
+{
+	struct dirty *v = xcalloc(b->ndirty + 1, sizeof(*v));
+	size_t i, n = 0;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < b->ndirty; i++) {
+			enum page_kind k = b->jobs[b->dirty[i].job].kind;
+			int single = k == PAGE_POST || k == PAGE_PAGE;
+
+			if (single == pass)
+				v[n++] = b->dirty[i];
+		}
+	free(b->dirty);
+	b->dirty = v;
+}
+
+/*
  * Decides which pages to render: those whose fingerprint differs from the
  * one recorded when their file was written, or whose file is gone. The
  * others are carried over to this build's manifest as they are.
@@ -289,6 +314,7 @@ plan_dirty(struct build *b, size_t threads)
 			b->o->explain(b->jobs[i].out_path, b->whys[i],
 			    b->o->explain_arg);
 	}
+	big_first(b);
 }
 
 /* Posts whose body a page about to be rendered shows. */

@@ -245,6 +245,10 @@ write_new(const char *path, const char *tmpdir, const void *data, size_t n,
 		return -1;
 	tmp = temp_name(path, tmpdir);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* the temporary folder is made when first needed */
+	if (fd == -1 && errno == ENOENT && tmpdir != NULL &&
+	    fs_mkdirs(tmpdir) == 0)
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd == -1)
 		goto fail;
 	if (write_all(fd, data, n) == -1 || close(fd) == -1) {

@@ -35,8 +35,9 @@ int	fs_write_excl(const char *path, const void *data, size_t n);
 /* The same for a cache file, which may instead be briefly absent: the old
  * file is removed just before the new one takes its name (no flush). */
 int	fs_write_cache(const char *path, const void *data, size_t n);
-/* The same with the temporary file in tmpdir (on the same file system),
- * so a killed writer leaves its debris there, not beside the file. */
+/* The same with the temporary file in tmpdir (on the same file system;
+ * made if missing), so a killed writer leaves its debris there, not
+ * beside the file. */
 int	fs_write_atomic_via(const char *path, const char *tmpdir,
 	    const void *data, size_t n);
 /* Copies src to dst the same way, keeping src's mtime. */

@@ -26,8 +26,8 @@ output_begin(const char *out_dir)
 	char *tmp = output_tmpdir(out_dir);
 	int rc;
 
-	fs_remove_tree(tmp);
-	rc = fs_mkdirs(tmp);
+	/* made by the first write that needs it: most builds write nothing */
+	rc = fs_remove_tree(tmp);
 	free(tmp);
 	return rc;
 }

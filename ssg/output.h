@@ -14,7 +14,8 @@ struct diag;
 /*
  * Temporary files go to out_dir/.ssg-tmp, never beside the pages, so a
  * build that is killed leaves nothing half-named among them: output_begin
- * clears what an earlier build left there, output_end removes the folder.
+ * clears what an earlier build left there, the first write that needs the
+ * folder makes it, output_end removes it.
  */
 int	 output_begin(const char *out_dir);
 void	 output_end(const char *out_dir);
