@@ -476,6 +476,17 @@ precompress_marker(struct build *b, int at_end)
 	free(marker);
 }
 
+/* Saves a list of outputs; a failure is a warning, given once a build. */
+static void
+save_list(struct build *b, struct manifest *m, const char *path)
+{
+	if (manifest_save(m, path) == -1 && !b->list_warned) {
+		diag_warn(b->d, path, 0, "cannot save the list of outputs: %s",
+		    strerror(errno));
+		b->list_warned = 1;
+	}
+}
+
 /* The source cache is complete once the sources are read: it is written
  * while the pages are planned and rendered. */
 struct cache_save {
@@ -626,9 +637,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		/* nor may it take the half-written output as current if the
 		 * sources go back to what they were */
 		manifest_set_memo(b.old, 0);
-		if (manifest_save(b.old, mpath) == -1)
-			diag_warn(d, mpath, 0, "cannot save the list of outputs: "
-			    "%s", strerror(errno));
+		save_list(&b, b.old, mpath);
 		build_progress(&b, "render", 0, b.ndirty);
 		pool_for(threads, b.ndirty, render_one, &b);
 		build_progress(&b, "render", b.ndirty, b.ndirty);
@@ -671,10 +680,8 @@ carried:
 		st->removed = manifest_remove_stale(b.old, b.manifest,
 		    b.out_dir, d);
 		precompress_marker(&b, 1);
-		if (!manifest_same(b.manifest, b.old) &&
-		    manifest_save(b.manifest, mpath) == -1)
-			diag_warn(d, mpath, 0, "cannot save the list of "
-			    "outputs: %s", strerror(errno));
+		if (!manifest_same(b.manifest, b.old))
+			save_list(&b, b.manifest, mpath);
 	}
 	output_end(b.out_dir);
 	build_trace("manifest");

@@ -69,6 +69,7 @@ struct build {
 	size_t			 done;
 	int			 force;
 	int			 failed;
+	int			 list_warned;	/* "cannot save the list" said */
 };
 
 /* Reading the caches and checking the old outputs, beside the scan. */
