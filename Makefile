@@ -47,6 +47,7 @@ DEPLOY_OBJS = \
 	deploy/driver_bastille.o deploy/driver_jail.o deploy/freebsd.o \
 	deploy/fb_host.o deploy/fb_parse.o \
 	deploy/health.o deploy/plan.o deploy/release.o deploy/spec.o \
+	deploy/spec_yaml.o deploy/spec_site.o \
 	deploy/transport.o
 
 UNIT_TESTS = \
