@@ -27,6 +27,8 @@ struct source {
 	int		 from_drafts;
 	int		 ok;
 	int		 published;	/* among this build's posts or pages */
+	const struct post *cached;	/* its entry, as build_cached_memo
+					 * found it by its stat */
 };
 
 /* A page to render, and why (for --explain). */

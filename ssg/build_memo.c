@@ -110,6 +110,7 @@ build_cached_memo(struct build *b)
 			buf_release(&k);
 			return 0;
 		}
+		s->cached = p;
 		pub = build_published(b, p, &draft);
 		memo_source(&k, s, p, pub);
 	}
@@ -122,13 +123,11 @@ void
 build_count_cached(struct build *b)
 {
 	const struct post *p;
-	uint64_t h;
 	size_t i;
 	int draft;
 
 	for (i = 0; i < b->nsrc; i++) {
-		p = srccache_by_stat(b->cache, b->src[i].key, &b->src[i].st,
-		    &h);
+		p = b->src[i].cached;
 		if (p->date_from_mtime && p->kind == CONTENT_POST)
 			diag_warn(b->d, b->src[i].path, 0, "no date: using the "
 			    "file's modification time");
