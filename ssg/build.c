@@ -244,10 +244,9 @@ judge_one(size_t i, void *arg)
 	b->fps[i] = render_fingerprint(b->render, j);
 	if (b->force)
 		why = "forced (--force or clean_output)";
-	else if (!manifest_get(b->old, j->out_path, &ofp, &obase))
+	else if (!manifest_get(b->old, j->out_path, &ofp, &obase, &found))
 		why = "new page";
-	else if ((found = manifest_found(b->old, j->out_path)) !=
-	    MANIFEST_FOUND && found != MANIFEST_NO_COPIES)
+	else if (found != MANIFEST_FOUND && found != MANIFEST_NO_COPIES)
 		why = "its file is missing";
 	else if (obase != base && ofp != b->fps[i])
 		why = "templates, theme or settings changed";

@@ -19,7 +19,7 @@
 struct entry {
 	char		*path;
 	uint64_t	 fp, base;
-	unsigned char	 found;		/* MANIFEST_FOUND_* */
+	unsigned char	 found;		/* MANIFEST_UNCHECKED ... */
 };
 
 /*
@@ -232,7 +232,7 @@ manifest_same(struct manifest *a, struct manifest *b)
 
 int
 manifest_get(struct manifest *m, const char *rel, uint64_t *fp,
-    uint64_t *base)
+    uint64_t *base, int *found)
 {
 	struct entry *e = find(m, rel);
 
@@ -240,6 +240,8 @@ manifest_get(struct manifest *m, const char *rel, uint64_t *fp,
 		return 0;
 	*fp = e->fp;
 	*base = e->base;
+	if (found != NULL)
+		*found = e->found;
 	return 1;
 }
 
@@ -247,14 +249,6 @@ void
 manifest_set_found(struct manifest *m, size_t i, int found)
 {
 	m->e[i].found = (unsigned char)found;
-}
-
-int
-manifest_found(struct manifest *m, const char *rel)
-{
-	struct entry *e = find(m, rel);
-
-	return e ? e->found : MANIFEST_UNCHECKED;
 }
 
 int

@@ -36,10 +36,6 @@ void	 manifest_foreach(struct manifest *m, void (*fn)(const char *rel,
 void	 manifest_index(struct manifest *m);
 /* 1 if a and b list the same paths with the same fingerprints. */
 int	 manifest_same(struct manifest *a, struct manifest *b);
-/* 1 and the recorded fingerprint and base of rel, or 0 if rel is not
- * listed. Call after loading, not while workers add entries. */
-int	 manifest_get(struct manifest *m, const char *rel, uint64_t *fp,
-	    uint64_t *base);
 /*
  * What a build found in the output folder of each listed file, recorded
  * by whoever checked (several threads may, each for other entries):
@@ -48,8 +44,11 @@ int	 manifest_get(struct manifest *m, const char *rel, uint64_t *fp,
 enum { MANIFEST_UNCHECKED, MANIFEST_FOUND, MANIFEST_GONE,
     MANIFEST_NO_COPIES };
 void	 manifest_set_found(struct manifest *m, size_t i, int found);
-/* Call after manifest_index, like manifest_get. */
-int	 manifest_found(struct manifest *m, const char *rel);
+/* 1 and the recorded fingerprint, base and what was found of rel (found
+ * may be NULL), or 0 if rel is not listed. Call after loading, not while
+ * workers add entries. */
+int	 manifest_get(struct manifest *m, const char *rel, uint64_t *fp,
+	    uint64_t *base, int *found);
 /* 1 if every file listed was checked and found with its copies. */
 int	 manifest_all_found(const struct manifest *m);
 /* Sets the fingerprint of rel to 0 (so it is rendered again even if a
