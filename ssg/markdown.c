@@ -94,21 +94,38 @@ reading_minutes(size_t words)
 	return m < 1 ? 1 : (int)m;
 }
 
+/*
+ * Words that start in s[0..n), *in telling whether a word runs on from
+ * before it and after it. Branch-free: it runs over every byte of every
+ * post.
+ */
+static size_t
+count_words_on(const char *s, size_t n, int *in)
+{
+	static const unsigned char space[256] = {
+		['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
+		[' '] = 1
+	};
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned prev = !*in, sp;
+	size_t i, w = 0;
+
+	for (i = 0; i < n; i++) {
+		sp = space[p[i]];
+		w += prev & (sp ^ 1);
+		prev = sp;
+	}
+	if (n > 0)
+		*in = !prev;
+	return w;
+}
+
 static size_t
 count_words(const char *s, size_t n)
 {
-	size_t i, w = 0;
 	int in = 0;
 
-	for (i = 0; i < n; i++) {
-		if (is_space(s[i]))
-			in = 0;
-		else if (!in) {
-			in = 1;
-			w++;
-		}
-	}
-	return w;
+	return count_words_on(s, n, &in);
 }
 
 /* Appends text to the excerpt with single spaces, until it is full. */
@@ -252,32 +269,6 @@ add_heading_ids(cmark_node **heads, size_t nheads)
 	buf_release(&tag);
 }
 
-/*
- * Counts into *words the words that start in the string s, *in telling
- * whether a word runs on from before it and after it; returns the length
- * of s. Branch-free: it runs over every byte of every post.
- */
-static size_t
-word_starts(const char *s, int *in, size_t *words)
-{
-	static const unsigned char space[256] = {
-		['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
-		[' '] = 1, [0] = 1
-	};
-	const unsigned char *p = (const unsigned char *)s;
-	unsigned prev = !*in, sp;
-	size_t w = 0;
-
-	for (; *p != 0; p++) {
-		sp = space[*p];
-		w += prev & (sp ^ 1);
-		prev = sp;
-	}
-	*in = !prev;
-	*words += w;
-	return (size_t)(p - (const unsigned char *)s);
-}
-
 /* What one walk over a parsed document gathers. */
 struct doc_facts {
 	size_t		 words;
@@ -333,7 +324,8 @@ walk_doc(cmark_node *doc, size_t max, struct doc_facts *f)
 		case CMARK_NODE_CODE:
 			if ((lit = cmark_node_get_literal(n)) == NULL)
 				break;
-			len = word_starts(lit, &in, &f->words);
+			len = strlen(lit);
+			f->words += count_words_on(lit, len, &in);
 			if (para != NULL)
 				buf_add(&t, lit, len);
 			break;
