@@ -38,15 +38,15 @@ LIBSSG_OBJS = \
 	ssg/output.o ssg/pool.o ssg/render.o ssg/render_fp.o ssg/render_list.o ssg/related.o ssg/serve.o ssg/siteindex.o \
 	ssg/slug.o ssg/template.o ssg/template_compile.o ssg/theme.o ssg/utf8.o ssg/value.o \
 	ssg/dynlib.o \
-	ssg/yamldoc.o ssg/cmd_write.o ssg/cmd_list.o ssg/backup.o ssg/cmd_backup.o ssg/watch.o ssg/import_bssg.o ssg/import_bssg_yaml.o ssg/cmd_import.o
+	ssg/yamldoc.o ssg/cmd_write.o ssg/cmd_edit.o ssg/cmd_list.o ssg/backup.o ssg/cmd_backup.o ssg/watch.o ssg/import_bssg.o ssg/import_bssg_yaml.o ssg/cmd_import.o
 
 # The deployer, module by module; it links libssg to build sites.
 DEPLOY_OBJS = \
-	deploy/agent.o deploy/checkout.o deploy/proc.o deploy/bench.o deploy/confgen.o deploy/driver_linux.o \
+	deploy/agent.o deploy/agent_verbs.o deploy/checkout.o deploy/proc.o deploy/bench.o deploy/confgen.o deploy/driver_linux.o \
 	deploy/linux_util.o deploy/linux_net.o deploy/linux_jail.o \
 	deploy/driver_bastille.o deploy/driver_jail.o deploy/freebsd.o \
 	deploy/fb_host.o deploy/fb_parse.o \
-	deploy/health.o deploy/plan.o deploy/release.o deploy/spec.o \
+	deploy/health.o deploy/plan.o deploy/release.o deploy/release_commit.o deploy/spec.o \
 	deploy/spec_yaml.o deploy/spec_site.o \
 	deploy/transport.o
 

@@ -23,7 +23,7 @@ int	cmd_config(struct cli *, int, char **);
 int	cmd_themes(struct cli *, int, char **);
 int	cmd_version(struct cli *, int, char **);
 int	cmd_import(struct cli *, int, char **);
-/* Writing (cmd_write.c). */
+/* Writing (cmd_write.c: init, new; cmd_edit.c: edit, delete, publish). */
 int	cmd_init(struct cli *, int, char **);
 int	cmd_new(struct cli *, int, char **);
 int	cmd_edit(struct cli *, int, char **);
