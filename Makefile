@@ -55,7 +55,8 @@ UNIT_TESTS = \
 	tests/unit/test_escape tests/unit/test_frontmatter \
 	tests/unit/test_markdown tests/unit/test_slug tests/unit/test_template \
 	tests/unit/test_value tests/unit/test_spec tests/unit/test_confgen \
-	tests/unit/test_release tests/unit/test_freebsd tests/unit/test_mdmem
+	tests/unit/test_release tests/unit/test_freebsd tests/unit/test_mdmem \
+	tests/unit/test_fsutil
 TEST_PROGRAMS = tests/deploy/test_plan tests/deploy/release/drv \
 	tests/deploy/freebsd/fbplan
 

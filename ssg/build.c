@@ -210,13 +210,14 @@ render_one(size_t i, void *arg)
 	struct build *b = arg;
 	struct page_job *j = &b->jobs[b->dirty[i].job];
 	struct buf out = BUF_INIT, err = BUF_INIT;
-	int changed;
+	int changed = 1;
 
 	if (render_page(b->render, j, &out, &err) == -1) {
 		diag_error(b->d, j->out_path, 0, "%s", err.ptr);
 		b->failed = 1;
-	} else if (output_write(b->out_dir, j->out_path, out.ptr, out.len,
-	    &changed, b->d) == -1)
+	} else if (b->fresh ? output_create(b->out_dir, j->out_path, out.ptr,
+	    out.len, b->d) : output_write(b->out_dir, j->out_path, out.ptr,
+	    out.len, &changed, b->d))
 		b->failed = 1;
 	else {
 		siblings(b, j->out_path, out.ptr, out.len, changed);
@@ -601,6 +602,8 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	if (!unread)
 		cache_save_start(&cs, &b, cpath);
 
+	/* an output folder made now holds none of the pages */
+	b.fresh = mkdir(b.out_dir, 0755) == 0 || errno == ENOENT;
 	if (fs_mkdirs(b.out_dir) == -1 || output_begin(b.out_dir) == -1) {
 		diag_error(d, b.out_dir, 0, "cannot create the output folder: "
 		    "%s", strerror(errno));

@@ -46,6 +46,7 @@ struct build {
 	char			*site_dir;
 	char			*out_dir;
 	int			 out_fd;	/* out_dir as the scan found it */
+	int			 fresh;		/* out_dir made by this build */
 	char			*builtin;
 	struct source		*src;
 	size_t			 nsrc, capsrc;

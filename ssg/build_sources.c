@@ -59,25 +59,15 @@ scan(struct build *b, const char *dir, enum content_kind kind, int drafts)
 	free(p);
 }
 
-/* Reads a source whole, again if it changed while being read. */
+/* Reads a source whole, again if it changed while being read; st becomes
+ * the stat of what was read. */
 static int
 read_stable(struct build *b, struct source *s, struct stat *st,
     struct buf *text)
 {
-	struct stat after;
-	int tries;
-
-	for (tries = 0; tries < 3; tries++) {
-		buf_clear(text);
-		if (fs_read(s->path, text) == -1 || stat(s->path, &after) == -1)
-			break;
-		if (after.st_size == st->st_size &&
-		    after.st_mtim.tv_sec == st->st_mtim.tv_sec &&
-		    after.st_mtim.tv_nsec == st->st_mtim.tv_nsec)
-			return 0;
-		*st = after;
-	}
-	if (tries == 3)
+	if (fs_read_stable(s->path, text, st) == 0)
+		return 0;
+	if (errno == EAGAIN)
 		diag_error(b->d, s->path, 0, "changed while being read, three "
 		    "times: left out (build again)");
 	else

@@ -63,49 +63,104 @@ fs_unmap(const char *ptr, size_t len)
 		munmap((void *)(uintptr_t)ptr, len);
 }
 
-int
-fs_read(const char *path, struct buf *out)
+/*
+ * Appends what fd holds to out; st is its fstat. A regular file is read
+ * straight into the buffer, size known; with sized set, the read stops
+ * at that size and the caller checks, by a second fstat, that the file
+ * did not grow (one read instead of three for a source).
+ */
+static int
+read_fd(int fd, const struct stat *st, struct buf *out, int sized)
 {
 	char chunk[65536];
-	struct stat st;
-	ssize_t n;
-	int fd, saved;
+	ssize_t n = 1;
+	size_t want;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	/* read straight into the buffer when the size is known */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		buf_grow(out, (size_t)st.st_size + 1);
-		while ((n = read(fd, out->ptr + out->len,
-		    out->cap - out->len - 1)) > 0) {
+	if (S_ISREG(st->st_mode) && st->st_size > 0) {
+		buf_grow(out, (size_t)st->st_size);
+		want = out->len + (size_t)st->st_size;
+		while (out->len < want &&
+		    (n = read(fd, out->ptr + out->len, want - out->len)) != 0) {
+			if (n == -1) {
+				if (errno == EINTR)
+					continue;
+				return -1;
+			}
 			out->len += (size_t)n;
-			out->ptr[out->len] = '\0';
-			if (out->cap - out->len - 1 == 0)
-				break;
 		}
-		if (n == -1 && errno != EINTR) {
-			saved = errno;
-			close(fd);
-			errno = saved;
-			return -1;
-		}
+		out->ptr[out->len] = '\0';
+		if (n == 0 || sized)
+			return 0;
 	}
 	for (;;) {
 		n = read(fd, chunk, sizeof(chunk));
 		if (n == 0)
-			break;
+			return 0;
 		if (n == -1) {
 			if (errno == EINTR)
 				continue;
-			saved = errno;
-			close(fd);
-			errno = saved;
 			return -1;
 		}
 		buf_add(out, chunk, (size_t)n);
 	}
+}
+
+/* Closes fd, keeping errno when rc is -1. */
+static int
+close_keep(int fd, int rc)
+{
+	int saved = errno;
+
 	close(fd);
-	return 0;
+	errno = saved;
+	return rc;
+}
+
+int
+fs_read(const char *path, struct buf *out)
+{
+	struct stat st;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	if (fstat(fd, &st) == -1)
+		st.st_mode = 0;
+	return close_keep(fd, read_fd(fd, &st, out, 0));
+}
+
+static int
+same_stat(const struct stat *a, const struct stat *b)
+{
+	return a->st_size == b->st_size &&
+	    a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	    a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+int
+fs_read_stable(const char *path, struct buf *out, struct stat *st)
+{
+	struct stat after;
+	size_t start = out->len;
+	int fd, tries;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	for (tries = 0; tries < 3; tries++) {
+		/* the first time, the caller's stat stands for this one */
+		if (tries > 0 && (fstat(fd, st) == -1 ||
+		    lseek(fd, 0, SEEK_SET) == -1))
+			return close_keep(fd, -1);
+		buf_truncate(out, start);
+		if (read_fd(fd, st, out, 1) == -1 || fstat(fd, &after) == -1)
+			return close_keep(fd, -1);
+		if (same_stat(st, &after) &&
+		    out->len - start == (size_t)after.st_size)
+			return close_keep(fd, 0);
+	}
+	close(fd);
+	errno = EAGAIN;
+	return -1;
 }
 
 int
@@ -200,13 +255,22 @@ fs_write_atomic(const char *path, const void *data, size_t n)
 static int	write_new(const char *, const char *, const void *, size_t, int);
 
 int
-fs_write_excl(const char *path, const void *data, size_t n)
+fs_write_excl(char *path, const void *data, size_t n)
 {
 	int fd, saved;
 
+	char *slash;
+
+	/* A new page usually sits in a folder of its own, new as well:
+	 * making the folder first spares an open that would fail. */
+	if ((slash = strrchr(path, '/')) != NULL && slash != path) {
+		*slash = '\0';
+		if (mkdir(path, 0755) == -1 && errno == ENOENT &&
+		    fs_mkparents(path) == 0)
+			mkdir(path, 0755);
+		*slash = '/';
+	}
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd == -1 && errno == ENOENT && fs_mkparents(path) == 0)
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd == -1)
 		return -1;
 	if (write_all(fd, data, n) == -1 || close(fd) == -1) {

@@ -14,6 +14,11 @@
 
 /* Appends the whole file to out. */
 int	fs_read(const char *path, struct buf *out);
+/* Reads the whole regular file, again if it changed meanwhile (by its
+ * size and mtime before and after). *st is its stat as last seen, by a
+ * folder scan say; it becomes the stat of what was read. Fails with
+ * EAGAIN after three changes. */
+int	fs_read_stable(const char *path, struct buf *out, struct stat *st);
 /* Maps the whole file read-only: cheaper than reading for a large file
  * that is only looked at. An empty file maps as ptr NULL, len 0. Only for
  * files that are replaced, never rewritten in place (our caches): a file
@@ -30,8 +35,8 @@ int	fs_mkparents(const char *path);
 int	fs_write_atomic(const char *path, const void *data, size_t n);
 /* Creates path (and its parent folders) with data; fails with EEXIST if it
  * exists. Readers may see the file before it is whole: for files nothing
- * has read yet. */
-int	fs_write_excl(const char *path, const void *data, size_t n);
+ * has read yet. path is borrowed to name the parent, and restored. */
+int	fs_write_excl(char *path, const void *data, size_t n);
 /* The same for a cache file, which may instead be briefly absent: the old
  * file is removed just before the new one takes its name (no flush). */
 int	fs_write_cache(const char *path, const void *data, size_t n);

@@ -60,50 +60,69 @@ same_bytes(const char *path, const void *data, size_t n)
 	return same;
 }
 
+/* Replaces out_dir/rel (path) whole with data. */
+static int
+replace(const char *out_dir, const char *path, const void *data, size_t n,
+    struct diag *d)
+{
+	char *tmp = output_tmpdir(out_dir);
+	int rc = 0;
+
+	if (fs_write_atomic_via(path, tmp, data, n) == -1) {
+		diag_error(d, path, 0, "cannot write: %s", strerror(errno));
+		rc = -1;
+	}
+	free(tmp);
+	return rc;
+}
+
+/*
+ * A new page is written in place: no page was there to keep whole, and a
+ * killed build's partial file is not in the manifest, so the next build
+ * writes it again. (Temporary files all made in one folder also crowd one
+ * ext4 inode group, the slowest part of a build from scratch.)
+ */
+static int
+create(const char *out_dir, char *path, const void *data, size_t n,
+    struct diag *d)
+{
+	if (fs_write_excl(path, data, n) == 0)
+		return 0;
+	if (errno == EEXIST)	/* made meanwhile: replace it whole */
+		return replace(out_dir, path, data, n, d);
+	diag_error(d, path, 0, "cannot write: %s", strerror(errno));
+	return -1;
+}
+
 int
 output_write(const char *out_dir, const char *rel, const void *data,
     size_t n, int *changed, struct diag *d)
 {
-	char *path = path_join(out_dir, rel), *tmp = output_tmpdir(out_dir);
-	int rc = 0;
+	char *path = path_join(out_dir, rel);
+	int rc, same;
 
+	same = same_bytes(path, data, n);
+	if (same == 1)
+		rc = 0;
+	else if (same == -1)
+		rc = create(out_dir, path, data, n, d);
+	else
+		rc = replace(out_dir, path, data, n, d);
 	if (changed)
-		*changed = 0;
-	switch (same_bytes(path, data, n)) {
-	case 1:
-		break;
-	case -1:
-		/*
-		 * A new page is written in place: no page was there to keep
-		 * whole, and a killed build's partial file is not in the
-		 * manifest, so the next build writes it again. (Temporary
-		 * files all made in one folder also crowd one ext4 inode
-		 * group, the slowest part of a build from scratch.)
-		 */
-		if (fs_write_excl(path, data, n) == 0) {
-			if (changed)
-				*changed = 1;
-			break;
-		}
-		if (errno != EEXIST) {
-			diag_error(d, path, 0, "cannot write: %s",
-			    strerror(errno));
-			rc = -1;
-			break;
-		}
-		/* made meanwhile: replace it whole */
-		/* FALLTHROUGH */
-	default:
-		if (fs_write_atomic_via(path, tmp, data, n) == -1) {
-			diag_error(d, path, 0, "cannot write: %s",
-			    strerror(errno));
-			rc = -1;
-		} else if (changed)
-			*changed = 1;
-		break;
-	}
+		*changed = same != 1 && rc == 0;
 	free(path);
-	free(tmp);
+	return rc;
+}
+
+int
+output_create(const char *out_dir, const char *rel, const void *data,
+    size_t n, struct diag *d)
+{
+	char *path = path_join(out_dir, rel);
+	int rc;
+
+	rc = create(out_dir, path, data, n, d);
+	free(path);
 	return rc;
 }
 

@@ -6,9 +6,10 @@
 struct diag;
 
 /*
- * Writing the output tree. Every file is written to a temporary name and
- * renamed into place, so a reader (or a failed build) never sees half a
- * file. A file whose bytes did not change is not rewritten, so its mtime,
+ * Writing the output tree. A file that is replaced is written to a
+ * temporary name and renamed into place, so a reader (or a failed build)
+ * never sees half of it; a new file, which nothing has read, is written in
+ * place. A file whose bytes did not change is not rewritten, so its mtime,
  * and any cache in front of it, stay valid.
  */
 /*
@@ -26,6 +27,10 @@ char	*output_tmpdir(const char *out_dir);
  * bytes. *changed (may be NULL) tells which. Returns 0 or -1 (recorded). */
 int	 output_write(const char *out_dir, const char *rel, const void *data,
 	    size_t n, int *changed, struct diag *d);
+/* The same for a file of a folder this build made, so known absent: no
+ * look at what is there first. */
+int	 output_create(const char *out_dir, const char *rel, const void *data,
+	    size_t n, struct diag *d);
 /* Copies src to out_dir/rel unless a file of the same size and mtime is
  * there. Returns 0 or -1 (recorded). */
 int	 output_copy(const char *src, const char *out_dir, const char *rel,
