@@ -262,25 +262,34 @@ judge_one(size_t i, void *arg)
 
 /*
  * Puts lists (tag pages, feeds, the sitemap: one can hold thousands of
- * posts) before the single pages, keeping the order within each: the
- * workers end together instead of one rendering the largest page last.
+ * posts) before the single pages: the workers end together instead of one
+ * rendering the largest page last. The single pages, in date order, are
+ * dealt from the two halves in turn: pages next to each other share their
+ * folders, and two workers making entries in one folder wait on its lock.
  * Which page is written when does not change any page.
  */
 static void
 big_first(struct build *b)
 {
-	struct dirty *v = xcalloc(b->ndirty + 1, sizeof(*v));
-	size_t i, n = 0;
-	int pass;
+	struct dirty *v = xcalloc(b->ndirty + 1, sizeof(*v)), *single;
+	size_t i, n = 0, ns = 0, half;
 
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < b->ndirty; i++) {
-			enum page_kind k = b->jobs[b->dirty[i].job].kind;
-			int single = k == PAGE_POST || k == PAGE_PAGE;
+	single = xcalloc(b->ndirty + 1, sizeof(*single));
+	for (i = 0; i < b->ndirty; i++) {
+		enum page_kind k = b->jobs[b->dirty[i].job].kind;
 
-			if (single == pass)
-				v[n++] = b->dirty[i];
-		}
+		if (k == PAGE_POST || k == PAGE_PAGE)
+			single[ns++] = b->dirty[i];
+		else
+			v[n++] = b->dirty[i];
+	}
+	half = (ns + 1) / 2;
+	for (i = 0; i < half; i++) {
+		v[n++] = single[i];
+		if (half + i < ns)
+			v[n++] = single[half + i];
+	}
+	free(single);
 	free(b->dirty);
 	b->dirty = v;
 }
