@@ -61,6 +61,18 @@ open_site(const struct spec *s, const struct spec_site *site,
 	return transport_open(&to, d);
 }
 
+/* The spec, the site the command names and a session with the host;
+ * NULL once the problem is told (*s may be loaded all the same). */
+static struct transport *
+open_named(const struct opts *o, struct spec **s,
+    const struct spec_site **site, struct diag *d)
+{
+	if ((*s = dc_load(o, d, 0)) == NULL ||
+	    (*site = dc_named_site(*s, o, d)) == NULL)
+		return NULL;
+	return open_site(*s, *site, o, d);
+}
+
 /*
  * After a switch: check every domain through the proxy, for a few
  * seconds, until it serves release id. Nothing is reloaded: a site's
@@ -235,11 +247,7 @@ cmd_rollback(int argc, char **argv)
 	if (o.npos < 1)
 		return dc_usage_of("rollback", EXIT_USAGE);
 	d = diag_new();
-	if ((s = dc_load(&o, d, 0)) == NULL)
-		return dc_report(d, 1);
-	if ((site = dc_named_site(s, &o, d)) == NULL)
-		goto out;
-	if ((t = open_site(s, site, &o, d)) == NULL ||
+	if ((t = open_named(&o, &s, &site, d)) == NULL ||
 	    release_rollback(t, o.npos > 1 ? o.pos[1] : NULL, now, d) == -1)
 		goto out;
 	rc = settle(s, site, now, &o, &rep, d) == 0 ? 0 : 1;
@@ -272,11 +280,7 @@ cmd_releases(int argc, char **argv)
 	if (o.npos != 1)
 		return dc_usage_of("releases", EXIT_USAGE);
 	d = diag_new();
-	if ((s = dc_load(&o, d, 0)) == NULL)
-		return dc_report(d, 1);
-	if ((site = dc_named_site(s, &o, d)) == NULL)
-		goto out;
-	if ((t = open_site(s, site, &o, d)) == NULL ||
+	if ((t = open_named(&o, &s, &site, d)) == NULL ||
 	    release_list(t, &list, &n, d) == -1)
 		goto out;
 	for (i = 0; i < n; i++) {
