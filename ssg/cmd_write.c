@@ -26,6 +26,7 @@
 #include "content.h"
 #include "datetime.h"
 #include "diag.h"
+#include "frontmatter.h"
 #include "fsutil.h"
 #include "mem.h"
 #include "slug.h"
@@ -427,14 +428,14 @@ cmd_new(struct cli *cli, int argc, char **argv)
 	path = cw_free_name(dir, prefix.ptr, s.ptr, html ? "html" : "md", &used);
 
 	buf_adds(&text, "---\ntitle: ");
-	esc_yaml(&text, title, strlen(title));
+	fm_write_value(&text, title);
 	buf_adds(&text, "\ndate: ");
 	cw_now_text(&text, now);
 	buf_adds(&text, "\nlastmod: ");
 	cw_now_text(&text, now);
 	if (is_post) {
 		buf_adds(&text, "\ntags: ");
-		esc_yaml(&text, tags ? tags : "", tags ? strlen(tags) : 0);
+		fm_write_value(&text, tags ? tags : "");
 	}
 	buf_adds(&text, "\nslug: ");
 	buf_adds(&text, used);

@@ -188,9 +188,11 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 	if (frontmatter_parse(&fm, text, len, path, d) == -1)
 		goto out;
 	if ((v = fm_str(&fm, "title")) == NULL || *v == '\0') {
-		diag_error(d, path, fm.root ? 1 : 0, "no title (add 'title: ...' "
-		    "to the front matter)");
-		errs++;
+		/* BSSG's fallback: the file name, extension and all */
+		p->title = arena_strdup(a, path_base(path));
+		diag_warn(d, path, fm.root ? 1 : 0, "no title: the file name "
+		    "'%s' is used (add 'title: ...' to the front matter)",
+		    p->title);
 	} else
 		p->title = arena_strdup(a, v);
 

@@ -1,10 +1,28 @@
+/*
+ * Front matter read as BSSG reads it (scripts/build/content.sh,
+ * extract_metadata): each line between the first two "---" lines that
+ * holds a colon is split at its first colon, key and value trimmed, the
+ * key lower-cased and one pair of matching outer quotes taken off the
+ * value; the rest is literal text. A later line for the same key wins.
+ *
+ * Where BSSG's reading gives nothing useful, ssg reads three YAML forms
+ * with libyaml: an indented block list under an empty value, a flow list
+ * "[a, b]" on a list key, and a block scalar ("|" or ">" alone with
+ * indented lines under it).
+ */
 #include "frontmatter.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "diag.h"
+#include "mem.h"
 #include "yamldoc.h"
+
+/* Keys whose "[a, b]" value is a list, not text. */
+static const char *const list_keys[] = { "tags", "authors" };
 
 /* Length of the line at s (without its newline) and where the next starts. */
 static size_t
@@ -35,11 +53,225 @@ is_fence(const char *s, size_t n, int closing)
 	return closing && n == 3 && memcmp(s, "...", 3) == 0;
 }
 
+/* Trims [*s, *s + *n) of the blanks awk's [[:space:]] matches. */
+static void
+trim(const char **s, size_t *n)
+{
+	while (*n > 0 && isspace((unsigned char)**s)) {
+		(*s)++;
+		(*n)--;
+	}
+	while (*n > 0 && isspace((unsigned char)(*s)[*n - 1]))
+		(*n)--;
+}
+
+static int
+is_blank(const char *s, size_t n)
+{
+	trim(&s, &n);
+	return n == 0;
+}
+
+static int
+is_indented(const char *s, size_t n)
+{
+	return n > 0 && (s[0] == ' ' || s[0] == '\t') && !is_blank(s, n);
+}
+
+static int
+is_list_key(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(list_keys) / sizeof(list_keys[0]); i++)
+		if (strcmp(key, list_keys[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* "|" or ">", with an optional chomping sign: a YAML block scalar header. */
+static int
+is_block_header(const char *v, size_t n)
+{
+	return (n == 1 || (n == 2 && (v[1] == '-' || v[1] == '+'))) &&
+	    (v[0] == '|' || v[0] == '>');
+}
+
+/* 1 if the indented lines from p on start with a "- " list item. */
+static int
+starts_block_list(const char *p, const char *end)
+{
+	const char *next;
+	size_t n;
+
+	for (; p < end; p = next) {
+		n = line_len(p, end, &next);
+		if (is_blank(p, n))
+			continue;
+		if (!is_indented(p, n))
+			return 0;
+		trim(&p, &n);
+		return p[0] == '-' && (n == 1 || p[1] == ' ' || p[1] == '\t');
+	}
+	return 0;
+}
+
+/*
+ * The end of the indented lines from p on (blank lines inside count,
+ * blank lines after the last indented one do not), and how many lines
+ * that is.
+ */
+static const char *
+block_end(const char *p, const char *end, int *nlines)
+{
+	const char *next, *last = p;
+	size_t n;
+	int count = 0;
+
+	*nlines = 0;
+	for (; p < end; p = next) {
+		n = line_len(p, end, &next);
+		count++;
+		if (is_blank(p, n))
+			continue;
+		if (!is_indented(p, n))
+			break;
+		last = next;
+		*nlines = count;
+	}
+	return last;
+}
+
+/*
+ * Parses "key: rest" (rest already holding the value's text and any
+ * indented lines under it) with libyaml and returns the value's node, its
+ * key set. NULL after recording an error at the file's line.
+ */
+static struct ynode *
+yaml_value(const char *key, const char *rest, size_t len, const char *file,
+    int line, struct diag *d)
+{
+	struct buf b = BUF_INIT;
+	struct ynode *map, *v = NULL;
+
+	/* the key is any text; YAML sees a plain one */
+	buf_adds(&b, "v: ");
+	buf_add(&b, rest, len);
+	if ((map = ynode_parse(b.ptr, b.len, file, line, d)) != NULL &&
+	    map->kind == YNODE_MAP && map->child != NULL) {
+		v = map->child;
+		map->child = v->next;
+		v->next = NULL;
+		v->line = line;
+		free(v->key);
+		v->key = xstrdup(key);
+	}
+	ynode_free(map);
+	buf_release(&b);
+	return v;
+}
+
+static struct ynode *
+text_value(const char *key, const char *v, size_t n, int line)
+{
+	struct ynode *node = xcalloc(1, sizeof(*node));
+
+	/* one pair of matching outer quotes comes off */
+	if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+		v++;
+		n -= 2;
+	}
+	node->kind = YNODE_SCALAR;
+	node->line = line;
+	node->quoted = 1;	/* literal text: never a YAML null */
+	node->key = xstrdup(key);
+	node->value = xstrndup(v, n);
+	return node;
+}
+
+/* Puts v into map; a key given before is replaced, with a warning. */
+static void
+set_key(struct ynode *map, struct ynode *v, const char *file, struct diag *d)
+{
+	struct ynode **pp;
+
+	for (pp = &map->child; *pp != NULL; pp = &(*pp)->next) {
+		if (strcmp((*pp)->key, v->key) != 0)
+			continue;
+		diag_warn(d, file, v->line, "'%s' is given again (first on "
+		    "line %d); the later value is used", v->key,
+		    (*pp)->line);
+		v->next = (*pp)->next;
+		(*pp)->next = NULL;
+		ynode_free(*pp);
+		*pp = v;
+		return;
+	}
+	*pp = v;
+}
+
+/* Reads the lines [p, end), the first of which is file line `line`. */
+static int
+read_block(struct ynode *map, const char *p, const char *end, int line,
+    const char *file, struct diag *d)
+{
+	const char *next, *eol, *s, *colon, *v, *bend;
+	struct ynode *node;
+	size_t n, kn, vn, i;
+	char *key;
+	int nlines, rc = 0;
+
+	for (; p < end; p = next, line++) {
+		n = line_len(p, end, &next);
+		eol = p + n;
+		s = p;
+		trim(&s, &n);
+		if (n == 0 || s[0] == '#')
+			continue;
+		if ((colon = memchr(s, ':', n)) == NULL || colon == s) {
+			diag_warn(d, file, line, "not a 'key: value' line; "
+			    "ignored");
+			continue;
+		}
+		kn = (size_t)(colon - s);
+		trim(&s, &kn);
+		key = xstrndup(s, kn);
+		for (i = 0; i < kn; i++)
+			key[i] = (char)tolower((unsigned char)key[i]);
+		v = colon + 1;
+		vn = (size_t)(eol - v);
+		trim(&v, &vn);
+		node = NULL;
+		if ((vn == 0 && starts_block_list(next, end)) ||
+		    (is_block_header(v, vn) && block_end(next, end,
+		    &nlines) != next)) {
+			bend = block_end(next, end, &nlines);
+			node = yaml_value(key, v, (size_t)(bend - v), file,
+			    line, d);
+			if (node == NULL)
+				rc = -1;
+			next = bend;
+			line += nlines;
+		} else if (vn >= 2 && v[0] == '[' && v[vn - 1] == ']' &&
+		    is_list_key(key)) {
+			node = yaml_value(key, v, vn, file, line, d);
+			if (node == NULL)
+				rc = -1;
+		} else if (vn > 0)
+			node = text_value(key, v, vn, line);
+		/* an empty value sets nothing, as in BSSG */
+		free(key);
+		if (node != NULL)
+			set_key(map, node, file, d);
+	}
+	return rc;
+}
+
 int
 frontmatter_parse(struct frontmatter *fm, const char *text, size_t len,
     const char *file, struct diag *d)
 {
-	const char *end = text + len, *p, *next, *yaml;
+	const char *end = text + len, *p, *next, *block;
 	size_t n;
 	int line = 1;
 
@@ -52,17 +284,15 @@ frontmatter_parse(struct frontmatter *fm, const char *text, size_t len,
 	n = line_len(text, end, &next);
 	if (!is_fence(text, n, 0))
 		return 0;
-	yaml = next;
+	block = next;
 	for (p = next, line = 2; p < end; p = next, line++) {
 		n = line_len(p, end, &next);
 		if (!is_fence(p, n, 1))
 			continue;
-		fm->root = ynode_parse(yaml, (size_t)(p - yaml), file, 2, d);
-		if (fm->root == NULL)
-			return -1;
-		if (fm->root->kind != YNODE_MAP) {
-			diag_error(d, file, 2, "front matter must be "
-			    "'key: value' lines");
+		fm->root = xcalloc(1, sizeof(*fm->root));
+		fm->root->kind = YNODE_MAP;
+		fm->root->line = 2;
+		if (read_block(fm->root, block, p, 2, file, d) == -1) {
 			frontmatter_release(fm);
 			return -1;
 		}
@@ -147,4 +377,16 @@ fm_tags(const struct frontmatter *fm, const char *key,
 	for (c = n->child; c != NULL; c = c->next)
 		if ((s = ynode_str(c)) != NULL)
 			split_tags(s, fn, arg);
+}
+
+void
+fm_write_value(struct buf *out, const char *s)
+{
+	/* Between double quotes, which BSSG and ssg take off again, any
+	 * one-line text reads back as written. */
+	buf_addc(out, '"');
+	for (; *s != '\0'; s++)
+		buf_addc(out, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' :
+		    *s);
+	buf_addc(out, '"');
 }

@@ -3,13 +3,17 @@
 
 #include <stddef.h>
 
+struct buf;
 struct diag;
 struct ynode;
 
 /*
- * Front matter: a YAML block between "---" lines at the top of a post.
- * Fields are read as BSSG writes them (tags as "a, b" or a YAML list,
- * dates as text parsed later).
+ * Front matter: the "key: value" lines between "---" lines at the top of
+ * a post, read as BSSG reads them: split at the first colon, key and value
+ * trimmed, the key lower-cased, one pair of matching outer quotes taken
+ * off, everything else literal text; a later line for a key wins (with a
+ * warning). Beyond BSSG: an indented "- item" list under an empty value,
+ * "[a, b]" on tags and authors, and a "|" or ">" block scalar are YAML.
  */
 struct frontmatter {
 	struct ynode	*root;		/* the parsed map; NULL without a block */
@@ -19,9 +23,11 @@ struct frontmatter {
 };
 
 /*
- * Splits text (len bytes, whole file) and parses the block. Returns 0, or -1
- * after recording "file:line: problem" (bad YAML, unterminated block).
- * A file with no block has root NULL and the whole text as body.
+ * Splits text (len bytes, whole file) and reads the block. Returns 0, or -1
+ * after recording "file:line: problem" (an unterminated block, bad YAML in
+ * one of the YAML forms). Warnings (a key given twice, a line that is not
+ * "key: value") are recorded too. A file with no block has root NULL and
+ * the whole text as body.
  */
 int	frontmatter_parse(struct frontmatter *fm, const char *text, size_t len,
 	    const char *file, struct diag *d);
@@ -38,5 +44,10 @@ int	fm_bool(const struct frontmatter *fm, const char *key);
  */
 void	fm_tags(const struct frontmatter *fm, const char *key,
 	    void (*fn)(const char *tag, size_t n, void *arg), void *arg);
+/*
+ * Appends s as a front matter value that reads back as s (one line:
+ * control characters become spaces).
+ */
+void	fm_write_value(struct buf *out, const char *s);
 
 #endif

@@ -11,7 +11,7 @@
 #include "hash.h"
 #include "mem.h"
 
-#define CACHE_MAGIC	"SSGSRC\0\5"
+#define CACHE_MAGIC	"SSGSRC\0\6"
 #ifndef SSG_VERSION
 #define SSG_VERSION	"0.1"
 #endif

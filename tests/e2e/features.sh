@@ -8,8 +8,10 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 S="$T/site"
 mkdir -p "$S/posts" "$S/pages" "$S/static/img"
-# what users may write, as it must appear: <script>&"' (in YAML, \" for ")
+# what users may write, as it must appear: <script>&"' (in site.yaml, \"
+# for "; front matter is literal text inside the outer quotes)
 XSS='<script>&\"'"'"
+FXSS='<script>&"'"'"
 cat >"$S/site.yaml" <<YAML
 site_title: "Features $XSS"
 site_url: "https://example.org"
@@ -36,10 +38,10 @@ post() {
 	} >"$S/posts/$f"
 }
 post a.md "Alpha" "2025-01-05 10:00:00 +0000" "Café, cooking, travel"
-post b.md "Beta" "2025-01-20 10:00:00 +0000" "cafe, cooking" "author_name: \"Bea $XSS\""
+post b.md "Beta" "2025-01-20 10:00:00 +0000" "cafe, cooking" "author_name: \"Bea $FXSS\""
 post c.md "Gamma" "2025-02-03 10:00:00 +0000" "CAFÉ, travel" "lastmod: 2025-03-01 12:00:00 +0000"
-post d.md "Delta" "2024-12-31 23:30:00 -0200" "misc" 'image: /img/pic.png' "image_caption: \"Cap $XSS\""
-post e.md "日本語のタイトル" "2024-11-11 11:11:00 +0000" "日本" "description: \"Desc $XSS\""
+post d.md "Delta" "2024-12-31 23:30:00 -0200" "misc" 'image: /img/pic.png' "image_caption: \"Cap $FXSS\""
+post e.md "日本語のタイトル" "2024-11-11 11:11:00 +0000" "日本" "description: \"Desc $FXSS\""
 post f.md "Escape" "2024-10-10 10:00:00 +0000" "misc" 'slug: "../../../etc/evil"'
 post future.md "Tomorrow" "2099-01-01 00:00:00 +0000" "misc"
 post draft.md "Hidden" "2024-09-09 00:00:00 +0000" "misc" "draft: true"

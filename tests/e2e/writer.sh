@@ -32,7 +32,7 @@ check "new post exits 0" test $? -eq 0
 F="$S/posts/$TODAY-say-hi-1.md"
 check "new post named YYYY-MM-DD-slug.md" test -f "$F"
 check "new post prints its path" grep -q "$TODAY-say-hi-1.md" "$T/out"
-check "title YAML-quoted" grep -qF 'title: "Say: \"hi\" \\ & #1"' "$F"
+check "title written between quotes, as written" grep -qF 'title: "Say: "hi" \ & #1"' "$F"
 check "date now with offset" grep -Eq "^date: $TODAY [0-9]{2}:[0-9]{2}:[0-9]{2} [+-][0-9]{4}$" "$F"
 check "lastmod" grep -Eq "^lastmod: $TODAY " "$F"
 check "tags" grep -qF 'tags: "c, a"' "$F"
