@@ -90,7 +90,7 @@ mv "$T/tmp.md" "$S/posts/2025-06-01-brand-new.md"
 check "a new post is built" wait_for sh -c "curl -sf '$B/2025/06/01/brand-new/' | grep -q 'New post body'"
 
 # a broken post: error shown in the page and the terminal, old pages kept
-printf -- '---\ntitle: [broken\n---\nx\n' >"$S/posts/2025-06-02-broken.md"
+printf -- '---\ntitle: Broken\ndate: 32nd of May\n---\nx\n' >"$S/posts/2025-06-02-broken.md"
 check "the error is shown on pages" wait_for sh -c "curl -s '$B/about/' | grep -q 'ssg-build-error'"
 curl -s "$B/about/" >"$T/about.html"
 check "the banner names the file" grep -q '2025-06-02-broken.md' "$T/about.html"
