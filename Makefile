@@ -48,7 +48,7 @@ DEPLOY_OBJS = \
 	deploy/fb_host.o deploy/fb_parse.o \
 	deploy/health.o deploy/plan.o deploy/release.o deploy/release_commit.o deploy/spec.o \
 	deploy/spec_yaml.o deploy/spec_site.o \
-	deploy/transport.o
+	deploy/transport.o deploy/fleet.o
 
 UNIT_TESTS = \
 	tests/unit/test_buf tests/unit/test_config tests/unit/test_datetime \

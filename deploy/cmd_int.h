@@ -28,6 +28,8 @@ struct opts {
 	const char	*known_hosts;
 	const char	*identity;
 	const char	*platform;	/* overrides deploy.yaml's */
+	int		 max_parallel;	/* hosts worked on at once */
+	const char	*canary;	/* host switched and checked first */
 	char		*pos[4];
 	int		 npos;
 };

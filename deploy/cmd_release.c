@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "cmd_int.h"
 #include "diag.h"
 #include "driver.h"
+#include "fleet.h"
 #include "health.h"
 #include "mem.h"
 #include "plan.h"
@@ -42,35 +44,6 @@ repo_dir(const struct spec *s, const struct spec_site *site)
 		buf_add(&b, s->file, (size_t)(slash - s->file + 1));
 	buf_printf(&b, ".deploy/%s.git", site->name);
 	return buf_detach(&b, NULL);
-}
-
-static struct transport *
-open_site(const struct spec *s, const struct spec_site *site,
-    const struct opts *o, struct diag *d)
-{
-	struct transport_opts to;
-
-	memset(&to, 0, sizeof(to));
-	to.host = s->host_str;
-	to.known_hosts = o->known_hosts;
-	to.identity = o->identity;
-	/* Locally the agent is this very program; remotely, deploy in PATH. */
-	to.agent = s->host == HOST_LOCAL && self_path[0] ? self_path : NULL;
-	to.root = s->releases.root;
-	to.site = site->name;
-	return transport_open(&to, d);
-}
-
-/* The spec, the site the command names and a session with the host;
- * NULL once the problem is told (*s may be loaded all the same). */
-static struct transport *
-open_named(const struct opts *o, struct spec **s,
-    const struct spec_site **site, struct diag *d)
-{
-	if ((*s = dc_load(o, d, 0)) == NULL ||
-	    (*site = dc_named_site(*s, o, d)) == NULL)
-		return NULL;
-	return open_site(*s, *site, o, d);
 }
 
 /*
@@ -138,33 +111,193 @@ record_push(const struct spec *s, const struct spec_site *site,
 	buf_release(&path);
 }
 
+/* What every host's steps of one command share. */
+struct job {
+	const struct opts *o;
+	const char	*repo;
+	const char	*id;		/* the release pushed or wanted */
+	pthread_mutex_t	 lock;		/* for the switch clock */
+};
+
+static struct job *the_job;
+
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Phase 1 on one host: send what it lacks, check the release out, verify. */
+static int
+step_stage(struct fleet *f, struct fleet_member *m)
+{
+	unsigned long long sent, recv;
+
+	if (fleet_open_member(f, m) == -1 ||
+	    release_send(m->t, the_job->repo, the_job->id, m->d) == -1)
+		return -1;
+	transport_bytes(m->t, &sent, &recv);
+	buf_printf(&m->out, "sent %llu bytes to %s\n", sent,
+	    transport_name(m->t));
+	if (release_stage(m->t, the_job->id, m->d) == -1)
+		return -1;
+	m->staged = 1;
+	return 0;
+}
+
+/* Phase 2 on one host: the switch itself, one rename. */
+static int
+step_switch(struct fleet *f, struct fleet_member *m)
+{
+	(void)f;
+	if (m->switched)
+		return 0;
+	if (release_switch(m->t, the_job->id, m->prev, m->d) == -1)
+		return -1;
+	m->switched = 1;
+	m->switched_ms = now_ms();
+	return 0;
+}
+
+static int
+step_settle(struct fleet *f, struct fleet_member *m)
+{
+	(void)f;
+	return settle(m->host, m->site, the_job->id, the_job->o, &m->out,
+	    m->d);
+}
+
+/* Puts a switched host back where it was before this push. */
+static int
+step_back(struct fleet *f, struct fleet_member *m)
+{
+	struct buf rep = BUF_INIT;
+	int rc;
+
+	(void)f;
+	if (!m->switched || m->prev[0] == '\0' || m->t == NULL)
+		return 0;
+	rc = release_rollback(m->t, m->prev, m->now, m->d);
+	if (rc == 0) {
+		m->switched = 0;
+		settle(m->host, m->site, m->now, the_job->o, &rep, m->d);
+	}
+	buf_release(&rep);
+	return rc;
+}
+
+static int
+step_prune(struct fleet *f, struct fleet_member *m)
+{
+	size_t pruned;
+
+	(void)f;
+	if (release_prune(m->t, m->host->releases.keep, &pruned, m->d) == -1)
+		return -1;
+	buf_printf(&m->out, "live: %s%s%s (pruned %zu)\n", the_job->id,
+	    m->prev[0] ? ", previous " : "", m->prev, pruned);
+	return 0;
+}
+
+/* Prints each host's lines, under its name when there are several. */
+static void
+print_hosts(struct fleet *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		struct fleet_member *m = &f->m[i];
+		char *line, *nl;
+
+		if (m->out.len == 0)
+			continue;
+		for (line = m->out.ptr; *line; line = nl + 1) {
+			if ((nl = strchr(line, '\n')) == NULL)
+				nl = line + strlen(line);
+			if (f->n > 1)
+				printf("host %s: ", m->host->label);
+			printf("%.*s\n", (int)(nl - line), line);
+			if (*nl == '\0')
+				break;
+		}
+		buf_clear(&m->out);
+	}
+	fflush(stdout);
+}
+
+static void
+fleet_setup(struct fleet *f, const struct opts *o)
+{
+	f->known_hosts = o->known_hosts;
+	f->identity = o->identity;
+	f->self = self_path;
+	if (o->max_parallel > 0)
+		f->max_parallel = o->max_parallel;
+}
+
+/* Every host that switched goes back to its previous release; says so. */
+static void
+put_back(struct fleet *f, const char *why, const char *id)
+{
+	struct buf line = BUF_INIT;
+	size_t i;
+
+	fleet_each(f, 0, step_back);
+	for (i = 0; i < f->n; i++) {
+		struct fleet_member *m = &f->m[i];
+
+		buf_clear(&line);
+		if (m->now[0] != '\0') {
+			if (f->n > 1)
+				printf("host %s: ", m->host->label);
+			printf("%s: back to %s\n", why, m->now);
+			buf_printf(&line, "failed %s (back to %s)", id, m->now);
+		} else
+			buf_printf(&line, "failed %s", id);
+		record_push(m->host, m->site, line.ptr);
+	}
+	buf_release(&line);
+}
+
 int
 cmd_push(int argc, char **argv)
 {
 	struct opts o;
 	struct diag *d;
 	struct spec *s;
+	struct fleet f;
+	struct job job;
 	const struct spec_site *site;
-	struct transport *t = NULL;
-	struct buf msg = BUF_INIT, rep = BUF_INIT, line = BUF_INIT;
-	char id[RELEASE_ID_MAX], prev[RELEASE_ID_MAX], now[RELEASE_ID_MAX];
+	struct buf msg = BUF_INIT, line = BUF_INIT;
+	char id[RELEASE_ID_MAX];
 	char *repo = NULL, *builtin = NULL;
 	const char *tree;
 #ifdef HAVE_LIBSSG
 	struct build_stats bst;
 #endif
-	unsigned long long sent, recv;
-	size_t pruned;
+	size_t i, bad;
+	long long first = 0, last = 0;
 	int rc = 1;
 
-	PARSE("push", 1, "naki");
+	PARSE("push", 1, "nakiMC");
 	if (o.npos != 1)
 		return dc_usage_of("push", EXIT_USAGE);
 	d = diag_new();
+	memset(&f, 0, sizeof(f));
 	if ((s = dc_load(&o, d, 0)) == NULL)
 		return dc_report(d, 1);
-	if ((site = dc_named_site(s, &o, d)) == NULL)
+	if (fleet_init(&f, s, o.pos[0], d) == -1)
 		goto out;
+	fleet_setup(&f, &o);
+	if (o.canary != NULL && fleet_member(&f, o.canary) == NULL) {
+		diag_error(d, o.file, 0, "--canary %s: no such host has site %s",
+		    o.canary, o.pos[0]);
+		goto out;
+	}
+	site = f.m[0].site;
 	tree = site->source;
 	if (!site->source_built && !o.no_build) {
 #ifdef HAVE_LIBSSG
@@ -193,42 +326,117 @@ cmd_push(int argc, char **argv)
 	if (release_commit(repo, tree, msg.ptr, id, d) == -1)
 		goto out;
 	printf("release %s\n", id);
-	if ((t = open_site(s, site, &o, d)) == NULL ||
-	    release_send(t, repo, id, d) == -1)
-		goto out;
-	transport_bytes(t, &sent, &recv);
-	printf("sent %llu bytes to %s\n", sent, transport_name(t));
-	if (release_activate(t, id, prev, d) == -1)
-		goto out;
-	if (settle(s, site, id, &o, &rep, d) == -1) {
-		fputs(rep.ptr, stdout);
-		if (prev[0] != '\0' && release_rollback(t, prev, now, d) == 0) {
-			settle(s, site, now, &o, &rep, d);
-			printf("health check failed: back to %s\n", now);
-			buf_printf(&line, "failed %s (back to %s)", id, now);
-		} else
-			buf_printf(&line, "failed %s", id);
-		record_push(s, site, line.ptr);
+	memset(&job, 0, sizeof(job));
+	job.o = &o;
+	job.repo = repo;
+	job.id = id;
+	the_job = &job;
+
+	/* Phase 1: every host stages; nobody switches unless all did. */
+	bad = fleet_each(&f, 1, step_stage);
+	print_hosts(&f);
+	if (bad > 0) {
+		for (i = 0; i < f.n; i++)
+			if (f.m[i].failed)
+				printf("host %s: not staged\n",
+				    f.m[i].host->label);
+		printf("nothing switched: %zu of %zu host%s could not stage "
+		    "%s\n", bad, f.n, f.n == 1 ? "" : "s", id);
 		goto out;
 	}
-	fputs(rep.ptr, stdout);
-	if (release_prune(t, s->releases.keep, &pruned, d) == -1)
+	if (f.n > 1)
+		printf("staged on %zu hosts\n", f.n);
+	release_test_pause("between-phases");
+
+	/* Phase 2: switch (the canary alone first), then check each host. */
+	if (o.canary != NULL) {
+		struct fleet_member *c = fleet_member(&f, o.canary);
+
+		if (step_switch(&f, c) == -1 || step_settle(&f, c) == -1) {
+			c->failed = 1;
+			print_hosts(&f);
+			put_back(&f, "canary failed", id);
+			goto out;
+		}
+		print_hosts(&f);
+	}
+	bad = fleet_each(&f, 1, step_switch);
+	bad += fleet_each(&f, 1, step_settle);
+	print_hosts(&f);
+	for (i = 0; i < f.n; i++) {
+		if (!f.m[i].switched)
+			continue;
+		if (first == 0 || f.m[i].switched_ms < first)
+			first = f.m[i].switched_ms;
+		if (f.m[i].switched_ms > last)
+			last = f.m[i].switched_ms;
+	}
+	if (bad > 0) {
+		put_back(&f, "health check failed", id);
 		goto out;
-	printf("live: %s%s%s (pruned %zu)\n", id, prev[0] ? ", previous " : "",
-	    prev, pruned);
+	}
+	if (f.n > 1)
+		printf("switched %zu hosts within %lld ms\n", f.n, last - first);
+	if (fleet_each(&f, 1, step_prune) > 0) {
+		print_hosts(&f);
+		goto out;
+	}
+	print_hosts(&f);
 	buf_printf(&line, "ok %s", id);
-	record_push(s, site, line.ptr);
+	for (i = 0; i < f.n; i++)
+		record_push(f.m[i].host, f.m[i].site, line.ptr);
 	rc = 0;
 out:
-	if (transport_close(t, d) == -1)
+	if (f.m != NULL && fleet_close(&f, d) == -1)
 		rc = 1;
 	free(repo);
 	free(builtin);
 	buf_release(&msg);
-	buf_release(&rep);
 	buf_release(&line);
 	spec_free(s);
 	return dc_report(d, rc);
+}
+
+/* rollback, one host: the release before its current one (or the one
+ * named) is verified and switched to. */
+static int
+step_rollback(struct fleet *f, struct fleet_member *m)
+{
+	if (fleet_open_member(f, m) == -1 ||
+	    release_rollback(m->t, the_job->id, m->now, m->d) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+step_settle_now(struct fleet *f, struct fleet_member *m)
+{
+	(void)f;
+	return settle(m->host, m->site, m->now, the_job->o, &m->out, m->d);
+}
+
+/* The release before the current one on one host, into m->prev. */
+static int
+step_before(struct fleet *f, struct fleet_member *m)
+{
+	struct release_info *list = NULL;
+	size_t n = 0, i;
+
+	if (fleet_open_member(f, m) == -1 ||
+	    release_list(m->t, &list, &n, m->d) == -1)
+		return -1;
+	for (i = 0; i < n && !list[i].current; i++)
+		;
+	if (i < n && i > 0)
+		snprintf(m->prev, sizeof(m->prev), "%s", list[i - 1].id);
+	free(list);
+	transport_close(m->t, m->d);
+	m->t = NULL;
+	if (m->prev[0] == '\0') {
+		diag_error(m->d, NULL, 0, "no release before the current one");
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -237,31 +445,91 @@ cmd_rollback(int argc, char **argv)
 	struct opts o;
 	struct diag *d;
 	struct spec *s;
-	const struct spec_site *site;
-	struct transport *t = NULL;
-	struct buf rep = BUF_INIT, line = BUF_INIT;
-	char now[RELEASE_ID_MAX];
+	struct fleet f;
+	struct job job;
+	size_t i;
 	int rc = 1;
 
-	PARSE("rollback", 2, "aki");
+	PARSE("rollback", 2, "akiM");
 	if (o.npos < 1)
 		return dc_usage_of("rollback", EXIT_USAGE);
 	d = diag_new();
-	if ((t = open_named(&o, &s, &site, d)) == NULL ||
-	    release_rollback(t, o.npos > 1 ? o.pos[1] : NULL, now, d) == -1)
+	memset(&f, 0, sizeof(f));
+	memset(&job, 0, sizeof(job));
+	job.o = &o;
+	job.id = o.npos > 1 ? o.pos[1] : NULL;
+	the_job = &job;
+	if ((s = dc_load(&o, d, 0)) == NULL)
+		return dc_report(d, 1);
+	if (fleet_init(&f, s, o.pos[0], d) == -1)
 		goto out;
-	rc = settle(s, site, now, &o, &rep, d) == 0 ? 0 : 1;
-	fputs(rep.ptr, stdout);
-	printf("current: %s\n", now);
-	buf_printf(&line, "rollback %s %s", rc == 0 ? "ok" : "failed", now);
-	record_push(s, site, line.ptr);
+	fleet_setup(&f, &o);
+	/* Without an id, every host must agree on the release to go back to:
+	 * a fleet never ends a rollback serving two versions. */
+	if (job.id == NULL && f.n > 1) {
+		if (fleet_each(&f, 0, step_before) > 0)
+			goto out;
+		for (i = 1; i < f.n; i++)
+			if (strcmp(f.m[i].prev, f.m[0].prev) != 0) {
+				diag_error(d, o.file, 0, "the hosts' previous "
+				    "releases differ (%s on %s, %s on %s): name "
+				    "the release to roll back to", f.m[0].prev,
+				    f.m[0].host->label, f.m[i].prev,
+				    f.m[i].host->label);
+				goto out;
+			}
+		job.id = f.m[0].prev;
+	}
+	if (fleet_each(&f, 0, step_rollback) > 0) {
+		print_hosts(&f);
+		goto out;
+	}
+	rc = fleet_each(&f, 0, step_settle_now) == 0 ? 0 : 1;
+	print_hosts(&f);
+	for (i = 0; i < f.n; i++) {
+		struct buf line = BUF_INIT;
+
+		if (f.n > 1)
+			printf("host %s: ", f.m[i].host->label);
+		printf("current: %s\n", f.m[i].now);
+		buf_printf(&line, "rollback %s %s", rc == 0 ? "ok" : "failed",
+		    f.m[i].now);
+		record_push(f.m[i].host, f.m[i].site, line.ptr);
+		buf_release(&line);
+	}
 out:
-	if (transport_close(t, d) == -1)
+	if (f.m != NULL && fleet_close(&f, d) == -1)
 		rc = 1;
-	buf_release(&rep);
-	buf_release(&line);
 	spec_free(s);
 	return dc_report(d, rc);
+}
+
+static int
+step_list(struct fleet *f, struct fleet_member *m)
+{
+	struct release_info *list = NULL;
+	size_t n = 0, i;
+
+	if (fleet_open_member(f, m) == -1 ||
+	    release_list(m->t, &list, &n, m->d) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		char when[32];
+		time_t tt = (time_t)list[i].time;
+		struct tm tm;
+
+		gmtime_r(&tt, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+		buf_printf(&m->out, "%s  %s%s%s\n", list[i].id, when,
+		    list[i].current ? "  current" : "",
+		    list[i].previous ? "  previous" : "");
+		if (list[i].current)
+			snprintf(m->now, sizeof(m->now), "%s", list[i].id);
+	}
+	if (n == 0)
+		buf_printf(&m->out, "no releases\n");
+	free(list);
+	return 0;
 }
 
 int
@@ -270,37 +538,39 @@ cmd_releases(int argc, char **argv)
 	struct opts o;
 	struct diag *d;
 	struct spec *s;
-	const struct spec_site *site;
-	struct transport *t = NULL;
-	struct release_info *list = NULL;
-	size_t n = 0, i;
+	struct fleet f;
+	size_t i;
 	int rc = 1;
 
-	PARSE("releases", 1, "ki");
+	PARSE("releases", 1, "kiM");
 	if (o.npos != 1)
 		return dc_usage_of("releases", EXIT_USAGE);
 	d = diag_new();
-	if ((t = open_named(&o, &s, &site, d)) == NULL ||
-	    release_list(t, &list, &n, d) == -1)
+	memset(&f, 0, sizeof(f));
+	if ((s = dc_load(&o, d, 0)) == NULL)
+		return dc_report(d, 1);
+	if (fleet_init(&f, s, o.pos[0], d) == -1)
 		goto out;
-	for (i = 0; i < n; i++) {
-		char when[32];
-		time_t tt = (time_t)list[i].time;
-		struct tm tm;
-
-		gmtime_r(&tt, &tm);
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-		printf("%s  %s%s%s\n", list[i].id, when,
-		    list[i].current ? "  current" : "",
-		    list[i].previous ? "  previous" : "");
+	fleet_setup(&f, &o);
+	if (fleet_each(&f, 0, step_list) > 0) {
+		print_hosts(&f);
+		goto out;
 	}
-	if (n == 0)
-		printf("no releases\n");
+	print_hosts(&f);
 	rc = 0;
+	/* Drift: hosts of one site serving different releases. */
+	for (i = 1; i < f.n; i++)
+		if (strcmp(f.m[i].now, f.m[0].now) != 0) {
+			diag_error(d, o.file, 0, "drift: site %s is at %s on %s "
+			    "but at %s on %s", o.pos[0], f.m[0].now[0] ?
+			    f.m[0].now : "nothing", f.m[0].host->label,
+			    f.m[i].now[0] ? f.m[i].now : "nothing",
+			    f.m[i].host->label);
+			rc = 1;
+		}
 out:
-	if (transport_close(t, d) == -1)
+	if (f.m != NULL && fleet_close(&f, d) == -1)
 		rc = 1;
-	free(list);
 	spec_free(s);
 	return dc_report(d, rc);
 }

@@ -92,6 +92,20 @@ dc_parse_opts(const char *cmd, int argc, char **argv, struct opts *o, int maxpos
 		else if (strchr(allowed, 'P') && strcmp(a, "--platform") == 0 &&
 		    i + 1 < argc)
 			o->platform = argv[++i];
+		else if (strchr(allowed, 'M') && strcmp(a, "--max-parallel") ==
+		    0 && i + 1 < argc) {
+			char *end;
+			long n = strtol(argv[++i], &end, 10);
+
+			if (*end != '\0' || n < 1 || n > 64) {
+				fprintf(stderr, "deploy %s: --max-parallel takes "
+				    "1 to 64\n", cmd);
+				return -1;
+			}
+			o->max_parallel = (int)n;
+		} else if (strchr(allowed, 'C') && strcmp(a, "--canary") == 0 &&
+		    i + 1 < argc)
+			o->canary = argv[++i];
 		else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "deploy %s: unknown option %s\n", cmd, a);
 			dc_usage_of(cmd, EXIT_USAGE);

@@ -341,18 +341,70 @@ parse_releases(struct ctx *c, yaml_node_t *n)
 	}
 }
 
+/*
+ * One entry of `hosts:`: its keys replace the top level's (v, indexed as
+ * parse_top's keys) for this host. The entry's name labels the host.
+ */
 static void
-parse_top(struct ctx *c, yaml_node_t *root)
+host_entry(struct ctx *c, yaml_node_t *n, yaml_node_t **v)
 {
 	static const char *const keys[] = { "name", "host", "platform",
-	    "state", "user", "network", "proxy", "releases", "sites", NULL };
+	    "state", "network", "releases", "agent", NULL };
+	static const int top[] = { -1, 1, 2, 3, 5, 7, 10 };
+	yaml_node_t *h[7];
+	const char *x;
+	size_t i;
+
+	c->s->label_line = sp_line_of(n);
+	if (sp_mapping(c, n, "hosts", keys, h, NULL) == -1)
+		return;
+	for (i = 1; i < 7; i++)
+		if (h[i] != NULL)
+			v[top[i]] = h[i];
+	if (h[1] == NULL)
+		sp_err(c, sp_line_of(n), "hosts: an entry has no 'host'");
+	if (h[0] != NULL && (x = sp_scalar(c, h[0], "hosts.name")) != NULL) {
+		if (!sp_valid_name(x, SITE_MAX_LEN))
+			sp_err(c, sp_line_of(h[0]), "hosts: name '%s' must be "
+			    "1 to %d lower-case letters, digits or '-'", x,
+			    SITE_MAX_LEN);
+		c->s->label = sp_sdup(c, x);
+	}
+}
+
+/* Keeps the sites that are on host s (those whose `hosts:` name it). */
+static void
+keep_host_sites(struct spec *s)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < s->nsites; i++) {
+		struct spec_site *site = &s->sites[i];
+		int on = site->nonly == 0;
+
+		for (j = 0; j < site->nonly && !on; j++)
+			on = strcmp(site->only[j], s->label) == 0;
+		if (on)
+			s->sites[k++] = *site;
+	}
+	s->nsites = k;
+}
+
+static void
+parse_top(struct ctx *c, yaml_node_t *root, yaml_node_t *host)
+{
+	static const char *const keys[] = { "name", "host", "platform",
+	    "state", "user", "network", "proxy", "releases", "sites", "hosts",
+	    "agent", NULL };
 	struct spec *s = c->s;
-	yaml_node_t *v[9];
+	yaml_node_t *v[11];
 	const char *x;
 	struct buf b = BUF_INIT;
 
 	if (sp_mapping(c, root, "deploy.yaml", keys, v, NULL) == -1)
 		return;
+	if (host != NULL)
+		host_entry(c, host, v);
 	s->name = "deploy";
 	if (v[0] != NULL && (x = sp_scalar(c, v[0], "name")) != NULL) {
 		if (!sp_valid_name(x, NAME_MAX_LEN))
@@ -410,6 +462,14 @@ parse_top(struct ctx *c, yaml_node_t *root)
 		sp_err(c, sp_line_of(root), "missing field 'sites'");
 	else
 		sp_parse_sites(c, v[8]);
+	if (s->label == NULL)
+		s->label = s->host_str;
+	if (v[10] != NULL && (x = sp_scalar(c, v[10], "agent")) != NULL) {
+		if (x[0] != '/')
+			sp_err(c, sp_line_of(v[10]), "agent: '%s' is not an "
+			    "absolute path", x);
+		s->agent = sp_sdup(c, x);
+	}
 
 	if (s->state != NULL && s->releases.root != NULL) {
 		size_t a = strlen(s->state), b = strlen(s->releases.root);
@@ -438,6 +498,108 @@ parse_top(struct ctx *c, yaml_node_t *root)
 				    "proxy.key, or the site's own",
 				    s->sites[i].name ? s->sites[i].name : "?");
 	}
+}
+
+/* The `hosts:` list of the top level, or NULL. */
+static yaml_node_t *
+hosts_node(struct ctx *c, yaml_node_t *root)
+{
+	yaml_node_pair_t *p;
+
+	if (root->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
+	    p++) {
+		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
+
+		if (k != NULL && k->type == YAML_SCALAR_NODE &&
+		    strcmp((const char *)k->data.scalar.value, "hosts") == 0)
+			return yaml_document_get_node(c->doc, p->value);
+	}
+	return NULL;
+}
+
+/*
+ * Reads the file once per host (a fleet of one without `hosts:`): each
+ * host is a spec of its own, in the first one's arena. Messages about the
+ * shared top level are given once.
+ */
+static void
+parse_fleet(struct ctx *c, struct specx *sx, yaml_node_t *root)
+{
+	yaml_node_t *hosts = hosts_node(c, root);
+	yaml_node_item_t *it;
+	struct spec *s;
+	size_t n = 1, i, j, k;
+
+	if (hosts != NULL && (hosts->type != YAML_SEQUENCE_NODE ||
+	    hosts->data.sequence.items.top == hosts->data.sequence.items.start)) {
+		sp_err(c, sp_line_of(hosts), "hosts: expected a list of hosts");
+		hosts = NULL;
+	}
+	if (hosts != NULL)
+		n = hosts->data.sequence.items.top -
+		    hosts->data.sequence.items.start;
+	sx->pub.hosts = arena_alloc(sx->arena, n * sizeof(struct spec *));
+	sx->pub.nhosts = n;
+	sx->pub.hosts[0] = &sx->pub;
+	for (i = 1; i < n; i++) {
+		sx->pub.hosts[i] = arena_alloc(sx->arena, sizeof(struct spec));
+		memset(sx->pub.hosts[i], 0, sizeof(struct spec));
+		sx->pub.hosts[i]->file = sx->pub.file;
+	}
+	it = hosts ? hosts->data.sequence.items.start : NULL;
+	for (i = 0; i < n; i++) {
+		struct spec *saved = c->s;
+
+		s = sx->pub.hosts[i];
+		s->hosts = sx->pub.hosts;
+		s->nhosts = n;
+		c->s = s;
+		c->quiet_dups = i > 0;
+		parse_top(c, root, it ? yaml_document_get_node(c->doc, it[i]) :
+		    NULL);
+		c->s = saved;
+		c->quiet_dups = 0;
+	}
+	s = &sx->pub;
+	if (hosts == NULL) {
+		for (i = 0; i < s->nsites; i++)
+			if (s->sites[i].nonly > 0)
+				sp_err(c, s->sites[i].only_lines[0], "site %s: "
+				    "hosts: names hosts, but the file has no "
+				    "hosts list", s->sites[i].name ?
+				    s->sites[i].name : "?");
+		return;
+	}
+
+	/* Hosts are told apart by name; sites name the hosts they are on. */
+	for (i = 0; i < n; i++) {
+		struct spec *a = sx->pub.hosts[i];
+
+		for (j = 0; j < i; j++)
+			if (a->label && sx->pub.hosts[j]->label &&
+			    strcmp(a->label, sx->pub.hosts[j]->label) == 0)
+				sp_err(c, a->label_line, "hosts: '%s' is "
+				    "listed twice (give each entry a name)",
+				    a->label);
+	}
+	for (i = 0; i < s->nsites; i++) {
+		struct spec_site *site = &s->sites[i];
+
+		for (j = 0; j < site->nonly; j++) {
+			for (k = 0; k < n; k++)
+				if (strcmp(site->only[j],
+				    s->hosts[k]->label) == 0)
+					break;
+			if (k == n)
+				sp_err(c, site->only_lines[j], "site %s: no "
+				    "host named '%s' in hosts", site->name ?
+				    site->name : "?", site->only[j]);
+		}
+	}
+	for (i = 0; i < n; i++)
+		keep_host_sites(s->hosts[i]);
 }
 
 struct spec *
@@ -497,7 +659,7 @@ spec_parse(const char *name, const char *text, size_t len, struct diag *d)
 	if (root == NULL)
 		sp_err(&c, 1, "the file is empty");
 	else
-		parse_top(&c, root);
+		parse_fleet(&c, sx, root);
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
 	if (c.errors > 0) {
@@ -543,6 +705,17 @@ spec_free(struct spec *s)
 		return;
 	arena_free(sx->arena);
 	free(sx);
+}
+
+int
+spec_fleet_has_site(const struct spec *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nhosts; i++)
+		if (spec_site(s->hosts[i], name) != NULL)
+			return 1;
+	return 0;
 }
 
 const struct spec_site *

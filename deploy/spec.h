@@ -71,13 +71,29 @@ struct spec_site {
 	uint32_t	 addr;		/* host byte order */
 	char		 addr_str[16];
 	int		 addr_line;
+	char		**only;		/* `hosts:` names the site is on; */
+	int		*only_lines;	/* NULL = every host */
+	size_t		 nonly;
 };
 
 struct spec {
 	char		*file;		/* as given, for messages */
 	char		*name;		/* prefix of every object created */
+	/*
+	 * The fleet. Every host is a whole spec of its own: its entry under
+	 * `hosts:` gives host, platform, network, state and releases where
+	 * they differ, the rest comes from the top level, and its sites are
+	 * those whose `hosts:` name it. hosts[0] is the spec itself and each
+	 * host's `hosts` points at the same array. A file without `hosts:`
+	 * is a fleet of one.
+	 */
+	struct spec	**hosts;
+	size_t		 nhosts;
+	char		*label;		/* the host's name: its entry's name, */
+	int		 label_line;	/* or host */
 	enum spec_host	 host;
 	char		*host_str;
+	char		*agent;		/* deploy on the host; NULL: in PATH */
 	char		*ssh_user;	/* HOST_SSH only */
 	char		*ssh_host;
 	int		 ssh_port;
@@ -152,6 +168,9 @@ int	spec_check_ifaddrs(const struct spec *s, struct diag *d,
 
 /* The site named name, or NULL. */
 const struct spec_site *spec_site(const struct spec *s, const char *name);
+
+/* Whether any host of the fleet has a site of that name. */
+int	spec_fleet_has_site(const struct spec *s, const char *name);
 
 /* The web root of a site on the host: <releases.root>/<site>; caller frees. */
 char	*spec_site_root(const struct spec *s, const struct spec_site *site);

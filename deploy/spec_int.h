@@ -26,6 +26,9 @@ struct ctx {
 	const char	*file;
 	char		*dir;		/* folder of the file, for relative paths */
 	int		 errors;
+	int		 quiet_dups;	/* drop a message d already holds: the
+					 * second and later hosts of a fleet
+					 * read the same top level again */
 };
 
 /* spec_yaml.c */

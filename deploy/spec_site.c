@@ -46,9 +46,10 @@ static void
 parse_site(struct ctx *c, yaml_node_t *n, struct spec_site *site, size_t idx)
 {
 	static const char *const keys[] = { "name", "domains", "redirects",
-	    "source", "headers", "address", "certificate", "key", NULL };
+	    "source", "headers", "address", "certificate", "key", "hosts",
+	    NULL };
 	struct spec *s = c->s;
-	yaml_node_t *v[8];
+	yaml_node_t *v[9];
 	const char *x;
 	size_t i, j;
 	struct stat st;
@@ -207,6 +208,13 @@ parse_site(struct ctx *c, yaml_node_t *n, struct spec_site *site, size_t idx)
 	if ((v[6] != NULL) != (v[7] != NULL))
 		sp_err(c, site->line, "site %s: certificate and key go together",
 		    site->name ? site->name : "?");
+	if (v[8] != NULL) {
+		site->nonly = sp_string_list(c, v[8], "site.hosts", &site->only,
+		    &site->only_lines);
+		if (site->nonly == 0)
+			sp_err(c, sp_line_of(v[8]), "site %s: hosts: the list is "
+			    "empty", site->name ? site->name : "?");
+	}
 }
 
 void

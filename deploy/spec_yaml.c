@@ -25,10 +25,26 @@ sp_err(struct ctx *c, int line, const char *fmt, ...)
 {
 	va_list ap;
 
+	c->errors++;
+	if (c->quiet_dups) {
+		struct diag *one = diag_new();
+		const char *m;
+		size_t i, n = diag_total(c->d);
+
+		va_start(ap, fmt);
+		diag_vadd(one, DIAG_ERROR, c->file, line, fmt, ap);
+		va_end(ap);
+		m = diag_message(one, 0);
+		for (i = 0; i < n; i++)
+			if (strcmp(diag_message(c->d, i), m) == 0)
+				break;
+		diag_free(one);
+		if (i < n)
+			return;
+	}
 	va_start(ap, fmt);
 	diag_vadd(c->d, DIAG_ERROR, c->file, line, fmt, ap);
 	va_end(ap);
-	c->errors++;
 }
 
 int
