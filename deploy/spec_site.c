@@ -126,7 +126,9 @@ parse_site(struct ctx *c, yaml_node_t *n, struct spec_site *site, size_t idx)
 		buf_printf(&b, "%s/site.yaml", site->source);
 		site->source_built = access(b.ptr, F_OK) == -1;
 		buf_release(&b);
-		if (stat(site->source, &st) == -1 || !S_ISDIR(st.st_mode))
+		/* (the later hosts of a fleet read the same line again) */
+		if (!c->quiet_dups && (stat(site->source, &st) == -1 ||
+		    !S_ISDIR(st.st_mode)))
 			diag_warn(c->d, c->file, site->source_line,
 			    "source: %s is not a folder (needed by push)",
 			    site->source);

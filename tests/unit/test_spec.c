@@ -79,6 +79,8 @@ good(void)
 		diag_free(d);
 		return;
 	}
+	CHECK(s->nhosts == 1 && s->hosts[0] == s &&
+	    strcmp(s->label, "local") == 0, "good.yaml: a fleet of one");
 	CHECK(strcmp(s->name, "t1") == 0, "name %s", s->name);
 	CHECK(s->host == HOST_LOCAL, "host");
 	CHECK(s->platform == PLATFORM_LINUX_NETNS, "platform");
@@ -182,6 +184,56 @@ empty(void)
 	diag_free(d);
 }
 
+/* fleet.yaml: each host a whole spec, the rest from the top level. */
+static void
+fleet(void)
+{
+	struct diag *d = diag_new();
+	struct spec *s = spec_load("fleet.yaml", d);
+	const struct spec *eu, *us, *lab;
+
+	CHECK(s != NULL, "fleet.yaml refused");
+	if (s == NULL) {
+		diag_free(d);
+		return;
+	}
+	CHECK(s->nhosts == 3 && s->hosts[0] == s, "fleet: %zu hosts",
+	    s->nhosts);
+	eu = s->hosts[0];
+	us = s->hosts[1];
+	lab = s->hosts[2];
+	CHECK(strcmp(eu->label, "eu") == 0 && strcmp(us->label, "us") == 0 &&
+	    strcmp(lab->label, "lab") == 0, "fleet: labels");
+	CHECK(eu->host == HOST_SSH && strcmp(eu->ssh_host, "eu.example.org")
+	    == 0 && eu->ssh_port == 22, "fleet: eu host");
+	CHECK(us->host == HOST_SSH && us->ssh_port == 2222, "fleet: us port");
+	CHECK(lab->host == HOST_LOCAL, "fleet: lab is local");
+	CHECK(eu->agent != NULL && strcmp(eu->agent, "/usr/local/bin/deploy")
+	    == 0 && us->agent == NULL, "fleet: agent only where given");
+	CHECK(strcmp(eu->releases.root, "/srv/deploy/t1") == 0 &&
+	    eu->releases.keep == 5, "fleet: eu releases from the top level");
+	CHECK(strcmp(us->releases.root, "/srv/www") == 0 &&
+	    us->releases.keep == 2, "fleet: us releases of its own");
+	CHECK(strcmp(eu->net.bridge, "t1br0") == 0 &&
+	    strcmp(lab->net.bridge, "labbr0") == 0, "fleet: networks");
+	CHECK(strcmp(us->name, "t1") == 0 && us->proxy.kind == PROXY_CADDY &&
+	    strcmp(us->state, "/var/lib/deploy/t1") == 0,
+	    "fleet: shared settings on every host");
+	CHECK(eu->nsites == 2 && us->nsites == 1 && lab->nsites == 2,
+	    "fleet: sites per host %zu %zu %zu", eu->nsites, us->nsites,
+	    lab->nsites);
+	CHECK(spec_site(us, "docs") == NULL && spec_site(lab, "docs") != NULL,
+	    "fleet: docs only where its hosts: says");
+	CHECK(spec_fleet_has_site(s, "docs") && !spec_fleet_has_site(s, "x"),
+	    "fleet: site lookup across hosts");
+	CHECK(spec_site(lab, "blog") != NULL &&
+	    strcmp(spec_site(lab, "blog")->addr_str, "10.232.0.10") == 0 &&
+	    strcmp(spec_site(eu, "blog")->addr_str, "10.231.0.10") == 0,
+	    "fleet: site addresses from each host's own subnet");
+	spec_free(s);
+	diag_free(d);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -209,6 +261,7 @@ main(int argc, char **argv)
 	closedir(dp);
 	CHECK(n >= 7, "only %d fixtures", n);
 	good();
+	fleet();
 	overlap();
 	empty();
 	printf("%d passed, %d failed\n", passed, failed);
