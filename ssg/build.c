@@ -397,7 +397,7 @@ body_one(size_t i, void *arg)
 	    b->ix.home;
 
 	if (p != NULL && p->need_html && p->html == NULL &&
-	    content_html(p, b->arena, b->d) == -1)
+	    content_html(p, &b->c, b->arena, b->d) == -1)
 		b->failed = 1;
 }
 

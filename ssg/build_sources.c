@@ -307,7 +307,8 @@ build_site_id(const struct build *b)
 	return hash64(p, strlen(p));
 }
 
-/* What parsing depends on besides the text: URL formats and time zone. */
+/* What parsing depends on besides the text: URL formats, time zone and
+ * what becomes of raw HTML. */
 uint64_t
 build_parse_hash(const struct build *b)
 {
@@ -315,8 +316,8 @@ build_parse_hash(const struct build *b)
 	const char *tz = getenv("TZ");
 	uint64_t h;
 
-	buf_printf(&k, "%s\n%s\n%s\n%s", b->c.url_slug_format,
-	    b->c.page_url_format, b->c.timezone, tz ? tz : "");
+	buf_printf(&k, "%s\n%s\n%s\n%s\n%s", b->c.url_slug_format,
+	    b->c.page_url_format, b->c.timezone, tz ? tz : "", b->c.raw_html);
 	h = hash64(k.ptr, k.len);
 	buf_release(&k);
 	return h;

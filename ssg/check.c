@@ -246,6 +246,169 @@ check_links(const char *out_dir, const char *site_url, const char *base,
 	return c.problems;
 }
 
+/* ---- scripts and frames from elsewhere ---- */
+
+struct embed {
+	char	*kind;		/* "script" or "iframe" */
+	char	*url;
+	char	*first;		/* the first page (by name) that loads it */
+	char	*last;		/* the page that counted it last */
+	size_t	 pages;
+};
+
+struct embeds {
+	const char	*site_url;
+	struct embed	*e;
+	size_t		 n, cap;
+};
+
+/* 1 if url is loaded from another site than site_url. */
+static int
+is_offsite(const char *url, size_t n, const char *site_url)
+{
+	size_t sn = strlen(site_url);
+
+	if (!(n >= 2 && url[0] == '/' && url[1] == '/') && !has_scheme(url))
+		return 0;
+	if (n >= 5 && strncasecmp(url, "data:", 5) == 0)
+		return 0;
+	return !(n >= sn && strncmp(url, site_url, sn) == 0 &&
+	    (n == sn || url[sn] == '/'));
+}
+
+/* The src attribute's value inside the tag [s, end), or NULL. */
+static const char *
+tag_src(const char *s, const char *end, size_t *n)
+{
+	const char *p, *v;
+
+	for (p = s; p + 4 < end; p++) {
+		if (strncasecmp(p, "src=", 4) != 0 ||
+		    !strchr(" \t\n\r", p[-1]))
+			continue;
+		v = p + 4;
+		if (*v == '"' || *v == '\'') {
+			const char *q = memchr(v + 1, *v, (size_t)(end - v - 1));
+
+			if (q == NULL)
+				return NULL;
+			*n = (size_t)(q - v - 1);
+			return v + 1;
+		}
+		for (*n = 0; v + *n < end && !strchr(" \t\n\r>", v[*n]);
+		    (*n)++)
+			;
+		return v;
+	}
+	return NULL;
+}
+
+static void
+embed_add(struct embeds *x, const char *kind, const char *url, size_t n,
+    const char *page)
+{
+	struct embed *e;
+	size_t i;
+
+	for (i = 0; i < x->n; i++) {
+		e = &x->e[i];
+		if (strcmp(e->kind, kind) == 0 && strlen(e->url) == n &&
+		    strncmp(e->url, url, n) == 0) {
+			/* a page that loads it twice counts once */
+			if (strcmp(e->last, page) == 0)
+				return;
+			free(e->last);
+			e->last = xstrdup(page);
+			e->pages++;
+			if (strcmp(page, e->first) < 0) {
+				free(e->first);
+				e->first = xstrdup(page);
+			}
+			return;
+		}
+	}
+	if (x->n == x->cap) {
+		x->cap = x->cap ? x->cap * 2 : 8;
+		x->e = xrealloc(x->e, x->cap * sizeof(*x->e));
+	}
+	e = &x->e[x->n++];
+	e->kind = xstrdup(kind);
+	e->url = xstrndup(url, n);
+	e->first = xstrdup(page);
+	e->last = xstrdup(page);
+	e->pages = 1;
+}
+
+static int
+embeds_page(const char *path, const char *rel, const struct stat *st,
+    void *arg)
+{
+	static const char *const kinds[] = { "script", "iframe" };
+	struct embeds *x = arg;
+	struct buf html = BUF_INIT;
+	const char *p, *end, *src;
+	size_t k, n;
+
+	(void)st;
+	if (strcmp(path_ext(rel), "html") != 0 || fs_read(path, &html) == -1) {
+		buf_release(&html);
+		return 0;
+	}
+	for (p = html.ptr; (p = strchr(p, '<')) != NULL; p++) {
+		for (k = 0; k < 2; k++) {
+			n = strlen(kinds[k]);
+			if (strncasecmp(p + 1, kinds[k], n) == 0 &&
+			    strchr(" \t\n\r>", p[1 + n]) != NULL)
+				break;
+		}
+		if (k == 2 || (end = strchr(p, '>')) == NULL)
+			continue;
+		if ((src = tag_src(p + 1 + n, end, &n)) != NULL &&
+		    is_offsite(src, n, x->site_url))
+			embed_add(x, kinds[k], src, n, rel);
+		p = end;
+	}
+	buf_release(&html);
+	return 0;
+}
+
+static int
+embed_cmp(const void *a, const void *b)
+{
+	const struct embed *x = a, *y = b;
+	int c = strcmp(x->kind, y->kind);
+
+	return c ? c : strcmp(x->url, y->url);
+}
+
+size_t
+check_embeds(const char *out_dir, const char *site_url, FILE *out)
+{
+	struct embeds x;
+	size_t i, n;
+
+	memset(&x, 0, sizeof(x));
+	x.site_url = site_url;
+	fs_walk(out_dir, embeds_page, &x);
+	qsort(x.e, x.n, sizeof(*x.e), embed_cmp);
+	for (i = 0; i < x.n; i++) {
+		if (x.e[i].pages == 1)
+			fprintf(out, "%s %s (1 page: %s)\n", x.e[i].kind,
+			    x.e[i].url, x.e[i].first);
+		else
+			fprintf(out, "%s %s (%zu pages, e.g. %s)\n",
+			    x.e[i].kind, x.e[i].url, x.e[i].pages,
+			    x.e[i].first);
+		free(x.e[i].kind);
+		free(x.e[i].url);
+		free(x.e[i].first);
+		free(x.e[i].last);
+	}
+	free(x.e);
+	n = x.n;
+	return n;
+}
+
 /* ---- outside links ---- */
 
 struct ext_url {

@@ -15,6 +15,13 @@ size_t	check_links(const char *out_dir, const char *site_url,
 	    const char *base, FILE *out, size_t *pages, size_t *links);
 
 /*
+ * Scripts and frames loaded from other sites: each distinct src of a
+ * <script> or <iframe> that points off the site is printed to out as
+ * "script URL (N pages, e.g. PAGE)", sorted. Returns how many there are.
+ */
+size_t	check_embeds(const char *out_dir, const char *site_url, FILE *out);
+
+/*
  * Outside links: every distinct http(s) URL of the built site is fetched
  * (libcurl multi interface: HEAD, then GET when a server answers 405 or
  * 501; redirects followed), at most max_total at once and max_per_host to

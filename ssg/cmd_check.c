@@ -20,7 +20,8 @@ static const char check_usage[] =
     "Checks the built site (run ssg build first): every internal link,\n"
     "#anchor, image and stylesheet reference must resolve to a file in the\n"
     "output folder. Prints each problem as 'page: link: problem' and exits\n"
-    "1 if there is any.\n"
+    "1 if there is any. Then lists, for information, the scripts and\n"
+    "frames (<script src>, <iframe src>) the pages load from other sites.\n"
     "\n"
     "  -e, --external       also fetch every outside http(s) link (16 at\n"
     "                       once, 2 per host); links that answered well\n"
@@ -86,6 +87,14 @@ cmd_check(struct cli *cli, int argc, char **argv)
 	if (!cli->quiet || problems)
 		printf("%s links in %s pages checked: %s broken\n",
 		    cli_num(links), cli_num(pages), cli_num(problems));
+	if (!cli->quiet) {
+		/* what visitors' browsers fetch from elsewhere: to know, not
+		 * a problem */
+		printf("Scripts and frames from other sites:\n");
+		fflush(stdout);
+		if (check_embeds(out, c.site_url, stdout) == 0)
+			printf("none\n");
+	}
 	if (external) {
 		if (!no_cache) {
 			cache = path_join(cli->site_dir, ".ssg-cache/links.tsv");

@@ -23,11 +23,13 @@ struct ckey {
 	const char	*def;
 	int		 min, max;	/* CK_INT bounds */
 	const char	*doc;
+	const char	*choices;	/* CK_STR: "a|b|c" allowed, or NULL */
 };
 
-#define S(f, d, doc)		{ #f, CK_STR, offsetof(struct site_config, f), d, 0, 0, doc }
-#define I(f, d, lo, hi, doc)	{ #f, CK_INT, offsetof(struct site_config, f), d, lo, hi, doc }
-#define B(f, d, doc)		{ #f, CK_BOOL, offsetof(struct site_config, f), d, 0, 0, doc }
+#define S(f, d, doc)		{ #f, CK_STR, offsetof(struct site_config, f), d, 0, 0, doc, NULL }
+#define I(f, d, lo, hi, doc)	{ #f, CK_INT, offsetof(struct site_config, f), d, lo, hi, doc, NULL }
+#define B(f, d, doc)		{ #f, CK_BOOL, offsetof(struct site_config, f), d, 0, 0, doc, NULL }
+#define E(f, d, ch, doc)	{ #f, CK_STR, offsetof(struct site_config, f), d, 0, 0, doc, ch }
 
 /* The one list of settings: name, default, meaning. */
 static const struct ckey keys[] = {
@@ -46,6 +48,7 @@ static const struct ckey keys[] = {
 	B(show_timezone, "false", "show the time zone after dates"),
 	I(posts_per_page, "10", 1, 10000, "posts on each page of the home page list"),
 	B(index_show_full_content, "false", "show whole posts on the home page instead of excerpts"),
+	E(raw_html, "keep", "keep|filter|omit", "HTML written in Markdown: 'keep' publishes it as written (BSSG), 'filter' shows <script>, <iframe>, <style>... as text (GFM), 'omit' leaves it out"),
 	S(rss_filename, "rss.xml", "file name of the main feed"),
 	I(rss_item_limit, "15", 1, 100000, "posts in each feed"),
 	B(rss_include_full_content, "false", "put whole posts in feeds instead of descriptions"),
@@ -112,6 +115,21 @@ parse_bool(const char *s)
 	return -1;
 }
 
+/* 1 if text is one of the '|'-separated words of choices. */
+static int
+is_choice(const char *choices, const char *text)
+{
+	size_t n = strlen(text);
+	const char *p;
+
+	for (p = choices;; p++) {
+		if (strncmp(p, text, n) == 0 && (p[n] == '|' || p[n] == '\0'))
+			return n > 0;
+		if ((p = strchr(p, '|')) == NULL)
+			return 0;
+	}
+}
+
 /* Stores text into k's field; 0 or -1 after an error at file:line. */
 static int
 set_value(struct site_config *c, const struct ckey *k, const char *text,
@@ -123,6 +141,11 @@ set_value(struct site_config *c, const struct ckey *k, const char *text,
 
 	switch (k->kind) {
 	case CK_STR:
+		if (k->choices != NULL && !is_choice(k->choices, text)) {
+			diag_error(d, file, line, "%s: '%s' is not one of %s",
+			    k->name, text, k->choices);
+			return -1;
+		}
 		sp = str_field(c, k);
 		free(*sp);
 		*sp = xstrdup(text);

@@ -30,6 +30,7 @@ struct site_config {
 	int	 show_timezone;
 	int	 posts_per_page;
 	int	 index_show_full_content;
+	char	*raw_html;		/* keep, filter or omit */
 	/* lists and feeds */
 	char	*rss_filename;
 	int	 rss_item_limit;

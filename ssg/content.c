@@ -175,6 +175,7 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 	memset(p, 0, sizeof(*p));
 	memset(&fm, 0, sizeof(fm));
 	md_out_init(&md);
+	md.raw_html = (enum md_raw_html)md_raw_html_mode(c->raw_html);
 	p->kind = kind;
 	p->src = arena_strdup(a, path);
 	if ((bad = utf8_check(text, len)) != 0) {
@@ -350,7 +351,8 @@ content_hashes(struct post *p)
 
 /* Reads the body again and renders it; for content_html. */
 static int
-load_html(struct post *p, struct arena *a, struct diag *d)
+load_html(struct post *p, const struct site_config *c, struct arena *a,
+    struct diag *d)
 {
 	struct buf text = BUF_INIT;
 	struct frontmatter fm;
@@ -358,6 +360,7 @@ load_html(struct post *p, struct arena *a, struct diag *d)
 	int rc = -1;
 
 	md_out_init(&md);
+	md.raw_html = (enum md_raw_html)md_raw_html_mode(c->raw_html);
 	memset(&fm, 0, sizeof(fm));
 	if (fs_read(p->src, &text) == -1) {
 		diag_error(d, p->src, 0, "cannot read: %s", strerror(errno));
@@ -387,7 +390,8 @@ out:
 }
 
 int
-content_html(struct post *p, struct arena *a, struct diag *d)
+content_html(struct post *p, const struct site_config *c, struct arena *a,
+    struct diag *d)
 {
 	int expect = 0, rc = 0;
 
@@ -396,7 +400,7 @@ content_html(struct post *p, struct arena *a, struct diag *d)
 	if (p->html != NULL)
 		return 0;
 	if (atomic_compare_exchange_strong(&p->html_state, &expect, 1)) {
-		rc = load_html(p, a, d);
+		rc = load_html(p, c, a, d);
 		atomic_store_explicit(&p->html_state, 2, memory_order_release);
 		return rc;
 	}

@@ -86,10 +86,12 @@ int	content_parse(struct post *p, enum content_kind kind, const char *path,
 /*
  * Makes p->html from the source again when the build cache gave the post
  * without it (only pages that are rendered need it). The file must still
- * have the bytes it was indexed with. Strings go into a. Safe to call from
- * several threads. Returns 0, or -1 after recording the problem in d.
+ * have the bytes it was indexed with, and c the settings it was parsed
+ * with. Strings go into a. Safe to call from several threads. Returns 0,
+ * or -1 after recording the problem in d.
  */
-int	content_html(struct post *p, struct arena *a, struct diag *d);
+int	content_html(struct post *p, const struct site_config *c,
+	    struct arena *a, struct diag *d);
 /* Hashes of what lists show of a post (title, URL, dates, author,
  * description, excerpt, image, tags) and of all of it (also the body),
  * for fingerprints. */

@@ -16,9 +16,12 @@
 #include "mem.h"
 #include "slug.h"
 
+/* tagfilter, GitHub's filter of <script>, <iframe>... is attached only
+ * for raw_html: filter (it adds no inline characters, see below) */
 static const char *const extension_names[] = {
 	"table", "strikethrough", "autolink", "tasklist", "tagfilter"
 };
+#define NEXT_ALWAYS	4
 
 /*
  * cmark-gfm (0.29) keeps the special inline characters of extensions in a
@@ -57,6 +60,18 @@ cmark_manage_extensions_special_characters(cmark_parser *parser, int add)
 
 #define MD_OPTIONS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES)
 
+int
+md_raw_html_mode(const char *s)
+{
+	if (strcmp(s, "keep") == 0)
+		return MD_RAW_KEEP;
+	if (strcmp(s, "filter") == 0)
+		return MD_RAW_FILTER;
+	if (strcmp(s, "omit") == 0)
+		return MD_RAW_OMIT;
+	return -1;
+}
+
 void
 markdown_init(void)
 {
@@ -69,6 +84,7 @@ md_out_init(struct md_out *o)
 	buf_init(&o->html);
 	buf_init(&o->excerpt);
 	o->words = 0;
+	o->raw_html = MD_RAW_KEEP;
 }
 
 void
@@ -353,14 +369,18 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 	cmark_syntax_extension *ext;
 	struct doc_facts f;
 	char *html;
-	size_t i;
-	int locked;
+	size_t i, next;
+	int locked, opts = MD_OPTIONS;
 
+	/* without UNSAFE, cmark writes "<!-- raw HTML omitted -->" */
+	if (o->raw_html == MD_RAW_OMIT)
+		opts &= ~CMARK_OPT_UNSAFE;
+	next = o->raw_html == MD_RAW_FILTER ? NEXT_ALWAYS + 1 : NEXT_ALWAYS;
 	locked = !atomic_load(&interposed);
 	if (locked)
 		pthread_mutex_lock(&parse_lock);
-	p = cmark_parser_new_with_mem(MD_OPTIONS, mdmem());
-	for (i = 0; i < sizeof(extension_names) / sizeof(*extension_names); i++)
+	p = cmark_parser_new_with_mem(opts, mdmem());
+	for (i = 0; i < next; i++)
 		if ((ext = cmark_find_syntax_extension(extension_names[i])))
 			cmark_parser_attach_syntax_extension(p, ext);
 	cmark_parser_feed(p, src, n);
@@ -379,7 +399,7 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 	o->words = f.words;
 	add_heading_ids(f.heads, f.nheads);
 	free(f.heads);
-	html = cmark_render_html_with_mem(doc, MD_OPTIONS,
+	html = cmark_render_html_with_mem(doc, opts,
 	    cmark_parser_get_syntax_extensions(p), mdmem());
 	buf_adds(&o->html, html);
 	/* every node, buffer and the HTML: gone at once */

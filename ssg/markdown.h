@@ -8,17 +8,29 @@
 /*
  * Markdown to HTML with cmark-gfm and its extensions (tables,
  * strikethrough, autolink, tasklist, footnotes). Raw HTML passes through,
- * as BSSG does. Every heading gets an id (its slug, made unique with -1,
+ * as BSSG does, unless the raw_html setting says otherwise. Every heading gets an id (its slug, made unique with -1,
  * -2 ...) so it can be linked as #anchor.
  */
 
 /* Registers the extensions; call once before any thread renders. */
 void	markdown_init(void);
 
+/* What becomes of HTML written in Markdown (the raw_html setting). */
+enum md_raw_html {
+	MD_RAW_KEEP,		/* published as written, as BSSG does */
+	MD_RAW_FILTER,		/* GFM's tag filter: <script>, <iframe>,
+				 * <style>... shown as text */
+	MD_RAW_OMIT		/* left out, and javascript: links too */
+};
+
+/* The mode called s ("keep", "filter", "omit"), or -1. */
+int	md_raw_html_mode(const char *s);
+
 struct md_out {
 	struct buf	html;		/* the rendered body */
 	struct buf	excerpt;	/* plain text of the first paragraphs */
 	size_t		words;		/* words in the whole text */
+	enum md_raw_html raw_html;	/* set before rendering; init: keep */
 };
 
 void	md_out_init(struct md_out *o);

@@ -58,6 +58,18 @@ main(void)
 	OK(config_set(&c, "theme", "dark", "--theme", d) == 0, "override");
 	IS_STR(c.theme, "dark", "override applied");
 	OK(config_set(&c, "nope", "1", "--set", d) == -1, "unknown override fails");
+	IS_STR(c.raw_html, "keep", "raw HTML kept by default, as BSSG");
+	OK(config_set(&c, "raw_html", "omit", "--set", d) == 0 &&
+	    strcmp(c.raw_html, "omit") == 0, "raw_html: omit");
+	OK(config_set(&c, "raw_html", "filter", "--set", d) == 0 &&
+	    strcmp(c.raw_html, "filter") == 0, "raw_html: filter");
+	OK(config_set(&c, "raw_html", "unsafe", "--set", d) == -1 &&
+	    strcmp(c.raw_html, "filter") == 0, "raw_html: other words refused");
+	OK(config_set(&c, "raw_html", "", "--set", d) == -1, "and empty too");
+	OK(config_set(&c, "raw_html", "kee", "--set", d) == -1, "and prefixes");
+	OK(strstr(diag_message(d, diag_total(d) - 1), "keep|filter|omit") !=
+	    NULL, "the message lists the choices: %s",
+	    diag_message(d, diag_total(d) - 1));
 	OK(config_load(&c, "/nonexistent/site.yaml", 1, d) == 0,
 	    "missing optional file is fine");
 	OK(config_load(&c, "/nonexistent/site.yaml", 0, d) == -1,

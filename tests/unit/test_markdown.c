@@ -38,6 +38,41 @@ main(void)
 	HAS(&o, "<span>inline</span>");
 	md_out_release(&o);
 
+	/* raw_html: keep (BSSG), filter (GFM's tag filter), omit */
+	{
+		const char *src = "<script src=\"https://x.example/a.js\">"
+		    "</script>\n\n<iframe src=\"https://v.example/\">"
+		    "</iframe>\n\n<style>p{}</style>\n\nan <b>inline</b> tag\n";
+
+		render(src, &o);
+		HAS(&o, "<script src=\"https://x.example/a.js\"></script>");
+		HAS(&o, "<iframe src=\"https://v.example/\"></iframe>");
+		HAS(&o, "<style>p{}</style>");
+		md_out_release(&o);
+		md_out_init(&o);
+		o.raw_html = MD_RAW_FILTER;
+		OK(markdown_render(src, strlen(src), 80, &o) == 0, "filter");
+		HAS(&o, "&lt;script src=\"https://x.example/a.js\">&lt;/script>");
+		HAS(&o, "&lt;iframe src=");
+		HAS(&o, "&lt;style>p{}&lt;/style>");
+		HAS(&o, "an <b>inline</b> tag");
+		md_out_release(&o);
+		md_out_init(&o);
+		o.raw_html = MD_RAW_OMIT;
+		OK(markdown_render(src, strlen(src), 80, &o) == 0, "omit");
+		OK(strstr(o.html.ptr, "script") == NULL &&
+		    strstr(o.html.ptr, "iframe") == NULL &&
+		    strstr(o.html.ptr, "<b>") == NULL &&
+		    strstr(o.html.ptr, "style") == NULL, "omit drops it: %s",
+		    o.html.ptr);
+		HAS(&o, "<!-- raw HTML omitted -->");
+		md_out_release(&o);
+		IS_INT(md_raw_html_mode("keep"), MD_RAW_KEEP, "keep");
+		IS_INT(md_raw_html_mode("filter"), MD_RAW_FILTER, "filter");
+		IS_INT(md_raw_html_mode("omit"), MD_RAW_OMIT, "omit");
+		IS_INT(md_raw_html_mode("unsafe"), -1, "unknown mode");
+	}
+
 	render("First *para* here.\n\nSecond para with a lot more words that "
 	    "will certainly go past the limit of the excerpt length.\n", &o);
 	OK(strncmp(o.excerpt.ptr, "First para here. Second", 23) == 0,
