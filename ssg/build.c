@@ -170,6 +170,12 @@ pick_theme(struct build *b, char **sheet)
 		free(names);
 	}
 	*sheet = theme_stylesheet(b->c.theme, site_themes, b->builtin);
+	/* the site's own stylesheet is a source like any other */
+	if (*sheet != NULL && strncmp(*sheet, site_themes,
+	    strlen(site_themes)) == 0 && !fs_bound_check(&b->bound, *sheet)) {
+		free(*sheet);
+		*sheet = theme_stylesheet(b->c.theme, NULL, b->builtin);
+	}
 	if (*sheet == NULL) {
 		diag_error(b->d, "site.yaml", 0, "theme '%s' not found (no "
 		    "%s/%s/style.css and no built-in theme of that name; "
@@ -190,7 +196,7 @@ load_templates(struct build *b)
 
 	b->tmpl = tmpl_set_new();
 	rc = theme_load_templates(b->tmpl, b->builtin, site_templates,
-	    &b->tmpl_hash, b->d);
+	    &b->bound, &b->tmpl_hash, b->d);
 	free(site_templates);
 	return rc;
 }
@@ -411,6 +417,15 @@ load_bodies(struct build *b, size_t threads)
 	return b->failed ? -1 : 0;
 }
 
+void
+build_warn_private(struct build *b, const char *path, const struct stat *st)
+{
+	if ((st->st_mode & S_IROTH) == 0)
+		diag_warn(b->d, path, 0, "not readable by others (mode %04o); "
+		    "published readable by all (0644)",
+		    (unsigned int)(st->st_mode & 07777));
+}
+
 static int
 copy_static(const char *path, const char *rel, const struct stat *st,
     void *arg)
@@ -419,7 +434,7 @@ copy_static(const char *path, const char *rel, const struct stat *st,
 	struct buf data = BUF_INIT;
 	int changed;
 
-	(void)st;
+	build_warn_private(b, path, st);
 	if (output_copy(path, b->out_dir, rel, &changed, b->d) == -1)
 		return 0;
 	if (compress_wanted(rel) && b->c.precompress_assets) {
@@ -561,6 +576,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	int rc = -1, changed, fast, unread = 0;
 	struct cache_save cs = { 0 };
 	struct cache_load cl;
+	struct stat ost;
 
 	memset(&b, 0, sizeof(b));
 	memset(&cl, 0, sizeof(cl));
@@ -577,6 +593,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	if (load_config(&b) == -1)
 		goto out;
 	b.out_dir = build_path(&b, b.c.output_dir);
+	fs_bound_init(&b.bound, b.site_dir, b.c.follow_external_symlinks, d);
 	snprintf(st->output, sizeof(st->output), "%s", b.out_dir);
 	if (o->themes_builtin == NULL) {
 		diag_error(d, NULL, 0, "the built-in themes folder was not "
@@ -622,8 +639,8 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		cache_save_start(&cs, &b, cpath);
 
 	/* an output folder made now holds none of the pages */
-	b.fresh = mkdir(b.out_dir, 0755) == 0 || errno == ENOENT;
-	if (fs_mkdirs(b.out_dir) == -1 || output_begin(b.out_dir) == -1) {
+	b.fresh = stat(b.out_dir, &ost) == -1 && errno == ENOENT;
+	if (fs_mkdirs_published(b.out_dir) == -1 || output_begin(b.out_dir) == -1) {
 		diag_error(d, b.out_dir, 0, "cannot create the output folder: "
 		    "%s", strerror(errno));
 		goto out;
@@ -683,7 +700,7 @@ carried:
 	}
 	static_dir = build_path(&b, b.c.static_dir);
 	build_trace("render");
-	fs_walk(static_dir, copy_static, &b);
+	fs_walk_in(static_dir, &b.bound, copy_static, &b);
 	build_trace("static");
 
 	if (diag_count(d, DIAG_ERROR) == errors_before && !b.failed)
@@ -745,6 +762,7 @@ out:
 		close(b.out_fd);
 	free(b.out_dir);
 	free(b.site_dir);
+	fs_bound_release(&b.bound);
 	arena_free(b.arena);
 	config_release(&b.c);
 	return rc;

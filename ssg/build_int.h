@@ -14,6 +14,7 @@
 #include "build.h"
 #include "config.h"
 #include "content.h"
+#include "fsutil.h"
 #include "siteindex.h"
 
 struct buf;
@@ -48,6 +49,7 @@ struct build {
 	int			 out_fd;	/* out_dir as the scan found it */
 	int			 fresh;		/* out_dir made by this build */
 	char			*builtin;
+	struct fs_bound		 bound;		/* what may be read */
 	struct source		*src;
 	size_t			 nsrc, capsrc;
 	struct post		*items;	/* parallel to src */
@@ -86,6 +88,11 @@ struct cache_load {
 /* build.c */
 void	 build_trace(const char *stage);
 char	*build_path(const struct build *b, const char *p);
+/* Warns that the source at path is published though its mode keeps it
+ * from others: what is published is readable by all, and a private file
+ * dropped into the site by mistake should be seen. */
+void	 build_warn_private(struct build *b, const char *path,
+	    const struct stat *st);
 void	 build_progress(struct build *b, const char *stage, size_t done,
 	    size_t total);
 

@@ -31,9 +31,9 @@ add_source(const char *path, const char *rel, const struct stat *st,
 	struct build *b = arg;
 	struct source *s;
 
-	(void)st;
 	if (!content_is_source(path))
 		return 0;
+	build_warn_private(b, path, st);
 	xgrow((void **)&b->src, &b->capsrc, b->nsrc + 1, sizeof(*b->src));
 	s = &b->src[b->nsrc++];
 	memset(s, 0, sizeof(*s));
@@ -50,7 +50,7 @@ scan(struct build *b, const char *dir, enum content_kind kind, int drafts)
 	char *p = build_path(b, dir);
 	size_t first = b->nsrc, i;
 
-	fs_walk(p, add_source, b);
+	fs_walk_in(p, &b->bound, add_source, b);
 	for (i = first; i < b->nsrc; i++) {
 		b->src[i].kind = kind;
 		b->src[i].from_drafts = drafts;

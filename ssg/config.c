@@ -65,6 +65,7 @@ static const struct ckey keys[] = {
 	B(precompress_assets, "false", "write .gz and .br beside html, css, xml, js, svg, json, txt"),
 	B(rebuild_after_post, "true", "build after `ssg new post`"),
 	B(rebuild_after_edit, "true", "build after `ssg edit`"),
+	B(follow_external_symlinks, "false", "publish what symbolic links that leave the site folder point to"),
 	S(posts_dir, "posts", "folder of posts (Markdown or HTML)"),
 	S(pages_dir, "pages", "folder of pages"),
 	S(drafts_dir, "drafts", "folder of drafts, built only with --drafts"),

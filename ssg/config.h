@@ -49,6 +49,7 @@ struct site_config {
 	int	 precompress_assets;
 	int	 rebuild_after_post;
 	int	 rebuild_after_edit;
+	int	 follow_external_symlinks;
 	/* folders, relative to the site folder */
 	char	*posts_dir;
 	char	*pages_dir;

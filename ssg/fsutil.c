@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "mem.h"
 
 #ifndef MAP_POPULATE
@@ -163,14 +165,62 @@ fs_read_stable(const char *path, struct buf *out, struct stat *st)
 	return -1;
 }
 
-int
-fs_mkdirs(const char *path)
+/*
+ * What is published is readable by all whatever the source's mode or the
+ * umask: files 0644, folders 0755. The umask is read once; only a umask
+ * stricter than 022 costs a chmod per file.
+ */
+static mode_t	umask_seen;
+static pthread_once_t umask_once = PTHREAD_ONCE_INIT;
+
+static void
+read_umask(void)
+{
+	char line[128];
+	unsigned int m;
+	FILE *fp;
+
+	/* Linux says it without changing it; elsewhere, set it back at once */
+	if ((fp = fopen("/proc/self/status", "re")) != NULL) {
+		while (fgets(line, sizeof(line), fp) != NULL)
+			if (sscanf(line, "Umask: %o", &m) == 1) {
+				umask_seen = (mode_t)m;
+				fclose(fp);
+				return;
+			}
+		fclose(fp);
+	}
+	umask_seen = umask(022);
+	umask(umask_seen);
+}
+
+/* 1 if the umask takes bits from mode. */
+static int
+umask_takes(mode_t mode)
+{
+	pthread_once(&umask_once, read_umask);
+	return (umask_seen & mode) != 0;
+}
+
+/* mkdir 0755, whatever the umask if publish is set. */
+static int
+make_dir(const char *path, int publish)
+{
+	if (mkdir(path, 0755) == -1)
+		return -1;
+	if (publish && umask_takes(0755))
+		chmod(path, 0755);
+	return 0;
+}
+
+static int
+mkdirs(const char *path, int publish)
 {
 	char *parent, *slash;
 	int rc;
 
 	/* from the leaf up: usually only the last folders are missing */
-	if (mkdir(path, 0755) == 0)
+	if (make_dir(path, publish) == 0)
 		return 0;
 	if (errno == EEXIST)
 		return fs_is_dir(path) ? 0 : (errno = ENOTDIR, -1);
@@ -186,17 +236,17 @@ fs_mkdirs(const char *path)
 		return -1;
 	}
 	*slash = '\0';
-	rc = fs_mkdirs(parent);
+	rc = mkdirs(parent, publish);
 	free(parent);
 	if (rc == -1)
 		return -1;
-	if (mkdir(path, 0755) == -1 && errno != EEXIST)
+	if (make_dir(path, publish) == -1 && errno != EEXIST)
 		return -1;
 	return 0;
 }
 
-int
-fs_mkparents(const char *path)
+static int
+mkparents(const char *path, int publish)
 {
 	char *p = xstrdup(path), *slash;
 	int rc = 0;
@@ -204,10 +254,28 @@ fs_mkparents(const char *path)
 	slash = strrchr(p, '/');
 	if (slash != NULL && slash != p) {
 		*slash = '\0';
-		rc = fs_mkdirs(p);
+		rc = mkdirs(p, publish);
 	}
 	free(p);
 	return rc;
+}
+
+int
+fs_mkdirs(const char *path)
+{
+	return mkdirs(path, 0);
+}
+
+int
+fs_mkdirs_published(const char *path)
+{
+	return mkdirs(path, 1);
+}
+
+int
+fs_mkparents(const char *path)
+{
+	return mkparents(path, 0);
 }
 
 static int
@@ -265,15 +333,16 @@ fs_write_excl(char *path, const void *data, size_t n)
 	 * making the folder first spares an open that would fail. */
 	if ((slash = strrchr(path, '/')) != NULL && slash != path) {
 		*slash = '\0';
-		if (mkdir(path, 0755) == -1 && errno == ENOENT &&
-		    fs_mkparents(path) == 0)
-			mkdir(path, 0755);
+		if (make_dir(path, 1) == -1 && errno == ENOENT &&
+		    mkparents(path, 1) == 0)
+			make_dir(path, 1);
 		*slash = '/';
 	}
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd == -1)
 		return -1;
-	if (write_all(fd, data, n) == -1 || close(fd) == -1) {
+	if ((umask_takes(0644) && fchmod(fd, 0644) == -1) ||
+	    write_all(fd, data, n) == -1 || close(fd) == -1) {
 		saved = errno;
 		close(fd);
 		unlink(path);
@@ -301,7 +370,7 @@ write_new(const char *path, const char *tmpdir, const void *data, size_t n,
     int drop_old)
 {
 	char *tmp;
-	int fd, saved;
+	int fd, saved, publish = tmpdir != NULL;	/* an output */
 
 	/* Folders are made only when missing: most writes go to one that
 	 * exists, and a syscall per path component adds up. */
@@ -315,7 +384,8 @@ write_new(const char *path, const char *tmpdir, const void *data, size_t n,
 		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd == -1)
 		goto fail;
-	if (write_all(fd, data, n) == -1 || close(fd) == -1) {
+	if ((publish && umask_takes(0644) && fchmod(fd, 0644) == -1) ||
+	    write_all(fd, data, n) == -1 || close(fd) == -1) {
 		saved = errno;
 		close(fd);
 		unlink(tmp);
@@ -330,7 +400,7 @@ write_new(const char *path, const char *tmpdir, const void *data, size_t n,
 	if (drop_old)
 		unlink(path);
 	if (rename(tmp, path) == -1 && (errno != ENOENT ||
-	    fs_mkparents(path) == -1 || rename(tmp, path) == -1)) {
+	    mkparents(path, publish) == -1 || rename(tmp, path) == -1)) {
 		saved = errno;
 		unlink(tmp);
 		errno = saved;
@@ -421,31 +491,163 @@ cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+int
+fs_name_hidden(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] == '.' || (n > 0 && name[n - 1] == '~') ||
+	    (n > 1 && name[0] == '#' && name[n - 1] == '#');
+}
+
+int
+fs_within(const char *root, const char *path, char *real)
+{
+	char own[PATH_MAX];
+	size_t n = strlen(root);
+
+	if (real == NULL)
+		real = own;
+	if (realpath(path, real) == NULL)
+		return -1;
+	if (strncmp(real, root, n) != 0)
+		return 0;
+	/* "/site" holds "/site/x", not "/site2" */
+	return real[n] == '\0' || real[n] == '/' || (n > 0 && root[n - 1] == '/');
+}
+
+int
+fs_bound_init(struct fs_bound *bd, const char *site, int follow,
+    struct diag *d)
+{
+	char real[PATH_MAX];
+
+	memset(bd, 0, sizeof(*bd));
+	if (realpath(site, real) == NULL)
+		return -1;
+	bd->root = xstrdup(real);
+	bd->follow = follow;
+	bd->d = d;
+	return 0;
+}
+
+void
+fs_bound_release(struct fs_bound *bd)
+{
+	free(bd->root);
+	memset(bd, 0, sizeof(*bd));
+}
+
+/* 1 if a folder name in real past the site root is one never published. */
+static int
+through_hidden(const char *real, size_t rootlen)
+{
+	const char *p = real + rootlen, *end;
+	char name[NAME_MAX + 1];
+	size_t n;
+
+	for (;;) {
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			return 0;
+		end = strchr(p, '/');
+		n = end ? (size_t)(end - p) : strlen(p);
+		if (n > NAME_MAX)
+			n = NAME_MAX;
+		memcpy(name, p, n);
+		name[n] = '\0';
+		if (fs_name_hidden(name))
+			return 1;
+		p += n;
+	}
+}
+
+int
+fs_bound_check(const struct fs_bound *bd, const char *path)
+{
+	char real[PATH_MAX];
+	struct stat st;
+	int in, link;
+
+	if (bd == NULL || bd->root == NULL)
+		return 1;
+	if ((in = fs_within(bd->root, path, real)) == -1) {
+		if (errno != ELOOP)
+			return 1;	/* dangling: its reader says so */
+		diag_error(bd->d, path, 0, "symbolic link loop (a link that "
+		    "leads back to itself); not published");
+		return 0;
+	}
+	link = lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+	if (in == 0) {
+		if (bd->follow)
+			return 1;
+		diag_warn(bd->d, path, 0, "%s leaves the site (-> %s); not "
+		    "published", link ? "symbolic link" : "folder", real);
+		return 0;
+	}
+	if (through_hidden(real, strlen(bd->root))) {
+		diag_warn(bd->d, path, 0, "symbolic link leads to a hidden "
+		    "file of the site (-> %s); not published", real);
+		return 0;
+	}
+	return 1;
+}
+
+/* The folders being walked, innermost first: a link to one of them would
+ * walk it again, and again. */
+struct ancestor {
+	dev_t			 dev;
+	ino_t			 ino;
+	const struct ancestor	*up;
+};
+
+struct walker {
+	const struct fs_bound	*bd;
+	fs_walk_fn		 fn;
+	void			*arg;
+};
+
+static int
+is_ancestor(const struct ancestor *a, const struct stat *st)
+{
+	for (; a != NULL; a = a->up)
+		if (a->dev == st->st_dev && a->ino == st->st_ino)
+			return 1;
+	return 0;
+}
+
 /*
  * path and rel hold the folder's paths (rel may be empty); each entry is
  * appended to both in turn, and they are put back before returning. The
- * names of a folder live in one block: no allocation per file.
+ * names of a folder live in one block, each after its d_type byte: no
+ * allocation per file.
  */
 static int
-walk(struct buf *path, struct buf *rel, fs_walk_fn fn, void *arg, int depth)
+walk(const struct walker *w, struct buf *path, struct buf *rel,
+    const struct ancestor *up, int depth)
 {
 	DIR *dir;
 	struct dirent *de;
-	struct stat st;
+	struct stat st, lst;
+	struct ancestor me;
 	struct buf names = BUF_INIT;
 	char **list = NULL;
 	size_t n = 0, cap = 0, i, plen = path->len, rlen = rel->len;
-	int rc = 0;
+	int rc = 0, islink;
+	unsigned char type;
 
 	if (depth > 64)
 		return 0;
 	if ((dir = opendir(path->ptr)) == NULL)
 		return errno == ENOENT ? 0 : -1;
 	while ((de = readdir(dir)) != NULL) {
-		if (de->d_name[0] == '.')
+		if (fs_name_hidden(de->d_name))
 			continue;
 		/* offsets now, pointers once the block stops moving */
 		xgrow((void **)&list, &cap, n + 1, sizeof(*list));
+		buf_addc(&names, (char)de->d_type);
 		list[n++] = (char *)(uintptr_t)names.len;
 		buf_add(&names, de->d_name, strlen(de->d_name) + 1);
 	}
@@ -460,15 +662,31 @@ walk(struct buf *path, struct buf *rel, fs_walk_fn fn, void *arg, int depth)
 		if (rlen > 0)
 			buf_addc(rel, '/');
 		buf_adds(rel, list[i]);
-		if (fstatat(dirfd(dir), list[i], &st, 0) == 0) {
-			if (S_ISDIR(st.st_mode))
-				rc = walk(path, rel, fn, arg, depth + 1);
-			else if (S_ISREG(st.st_mode))
-				rc = fn(path->ptr, rel->ptr, &st, arg);
-		} else if (fstatat(dirfd(dir), list[i], &st,
-		    AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+		/* d_type tells links apart without a call, mostly */
+		type = (unsigned char)list[i][-1];
+		islink = type == DT_LNK || (type == DT_UNKNOWN &&
+		    fstatat(dirfd(dir), list[i], &lst,
+		    AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(lst.st_mode));
+		if (islink && !fs_bound_check(w->bd, path->ptr))
+			;	/* left out, and said so */
+		else if (fstatat(dirfd(dir), list[i], &st, 0) == 0) {
+			if (S_ISDIR(st.st_mode) && is_ancestor(up, &st)) {
+				if (w->bd != NULL)
+					diag_error(w->bd->d, path->ptr, 0,
+					    "symbolic link loop (a link to a "
+					    "folder that holds it); not "
+					    "published");
+			} else if (S_ISDIR(st.st_mode)) {
+				me.dev = st.st_dev;
+				me.ino = st.st_ino;
+				me.up = up;
+				rc = walk(w, path, rel, &me, depth + 1);
+			} else if (S_ISREG(st.st_mode))
+				rc = w->fn(path->ptr, rel->ptr, &st, w->arg);
+		} else if (islink && fstatat(dirfd(dir), list[i], &st,
+		    AT_SYMLINK_NOFOLLOW) == 0) {
 			/* a dangling link is reported by whoever reads it */
-			rc = fn(path->ptr, rel->ptr, &st, arg);
+			rc = w->fn(path->ptr, rel->ptr, &st, w->arg);
 		}
 		buf_truncate(path, plen);
 		buf_truncate(rel, rlen);
@@ -480,19 +698,36 @@ walk(struct buf *path, struct buf *rel, fs_walk_fn fn, void *arg, int depth)
 }
 
 int
-fs_walk(const char *root, fs_walk_fn fn, void *arg)
+fs_walk_in(const char *root, const struct fs_bound *bd, fs_walk_fn fn,
+    void *arg)
 {
 	struct buf path = BUF_INIT, rel = BUF_INIT;
+	struct walker w = { bd, fn, arg };
+	struct ancestor top;
+	struct stat st;
 	int rc;
 
+	if (stat(root, &st) == -1 || !S_ISDIR(st.st_mode))
+		return 0;
+	if (bd != NULL && !fs_bound_check(bd, root))
+		return 0;
+	top.dev = st.st_dev;
+	top.ino = st.st_ino;
+	top.up = NULL;
 	buf_adds(&path, root);
 	while (path.len > 1 && path.ptr[path.len - 1] == '/')
 		buf_truncate(&path, path.len - 1);
 	buf_grow(&rel, 64);
-	rc = walk(&path, &rel, fn, arg, 0);
+	rc = walk(&w, &path, &rel, &top, 0);
 	buf_release(&path);
 	buf_release(&rel);
 	return rc;
+}
+
+int
+fs_walk(const char *root, fs_walk_fn fn, void *arg)
+{
+	return fs_walk_in(root, NULL, fn, arg);
 }
 
 char *

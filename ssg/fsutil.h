@@ -7,6 +7,8 @@
 
 #include "buf.h"
 
+struct diag;
+
 /*
  * File system helpers. All return 0 on success and -1 with errno set on
  * failure; the caller names the file in its diagnostic.
@@ -25,15 +27,18 @@ int	fs_read_stable(const char *path, struct buf *out, struct stat *st);
  * cut short under the mapping would fault. */
 int	fs_map(const char *path, const char **ptr, size_t *len);
 void	fs_unmap(const char *ptr, size_t len);
-/* mkdir -p with mode 0755. */
+/* mkdir -p with mode 0755 (less what the umask takes). */
 int	fs_mkdirs(const char *path);
+/* The same for a folder of published output: 0755 whatever the umask. */
+int	fs_mkdirs_published(const char *path);
 /* Creates the parent folders of path. */
 int	fs_mkparents(const char *path);
 /* Writes data to a temporary file beside path, then renames it over path,
  * so readers see the old file or the new one, never a part. Creates the
  * parent folders. */
 int	fs_write_atomic(const char *path, const void *data, size_t n);
-/* Creates path (and its parent folders) with data; fails with EEXIST if it
+/* Creates path (and its parent folders) with data, as published output
+ * (0644, folders 0755, whatever the umask); fails with EEXIST if it
  * exists. Readers may see the file before it is whole: for files nothing
  * has read yet. path is borrowed to name the parent, and restored. */
 int	fs_write_excl(char *path, const void *data, size_t n);
@@ -42,7 +47,8 @@ int	fs_write_excl(char *path, const void *data, size_t n);
 int	fs_write_cache(const char *path, const void *data, size_t n);
 /* The same with the temporary file in tmpdir (on the same file system;
  * made if missing), so a killed writer leaves its debris there, not
- * beside the file. */
+ * beside the file. For published output: the file is 0644 and the folders
+ * made for it 0755, whatever the umask (as with fs_write_excl). */
 int	fs_write_atomic_via(const char *path, const char *tmpdir,
 	    const void *data, size_t n);
 /* Copies src to dst the same way, keeping src's mtime. */
@@ -55,14 +61,54 @@ int	fs_remove_tree(const char *path);
 
 /*
  * Calls fn for every regular file (and dangling symlink, so that readers
- * report it) under root (recursively, names sorted,
- * hidden names starting with '.' skipped), with the full path, the path
- * relative to root and its stat. fn returning -1 stops the walk. A missing
- * root walks nothing.
+ * report it) under root (recursively, names sorted), with the full path,
+ * the path relative to root and its stat. Never published, so never
+ * walked: hidden names (starting with '.': .git, .ssg-cache, editor swap
+ * files), editor backups ("name~") and autosaves ("#name#"). A folder
+ * that holds itself (a link to a folder above it) is not entered twice.
+ * fn returning -1 stops the walk. A missing root walks nothing.
  */
 typedef int (*fs_walk_fn)(const char *path, const char *rel,
     const struct stat *st, void *arg);
 int	fs_walk(const char *root, fs_walk_fn fn, void *arg);
+/* 1 if a file of that name is never walked (see above), else 0. */
+int	fs_name_hidden(const char *name);
+
+/*
+ * The site boundary. Whether path, every symbolic link in it followed,
+ * lies inside the folder whose real path is root (root itself counts).
+ * Returns 1 inside, 0 outside, -1 if path cannot be resolved (errno:
+ * ELOOP for a loop of links, ENOENT for a dangling one). The resolved
+ * path is left in real (PATH_MAX bytes) when real is not NULL. The one
+ * test of containment: builds, themes and the server all ask it.
+ */
+int	fs_within(const char *root, const char *path, char *real);
+
+/* What a bounded walk may read: the site folder, and whether links that
+ * leave it are followed all the same; diagnostics go to d. */
+struct fs_bound {
+	char		*root;		/* real path of the site folder */
+	int		 follow;	/* follow_external_symlinks */
+	struct diag	*d;
+};
+/* Fills bd for the folder site; -1 (bd zeroed) if it cannot be resolved.
+ * Release with fs_bound_release. */
+int	fs_bound_init(struct fs_bound *bd, const char *site, int follow,
+	    struct diag *d);
+void	fs_bound_release(struct fs_bound *bd);
+/*
+ * 1 if path may be read under bd: it resolves inside the site (and not
+ * into a hidden folder of it, like .git), or outside with bd->follow set,
+ * or not at all (a dangling link, for its reader to report). 0 if not,
+ * after a diagnostic naming path: a warning for a link that leaves the
+ * site or leads into a hidden folder, an error for a loop of links.
+ */
+int	fs_bound_check(const struct fs_bound *bd, const char *path);
+/* fs_walk under bd (NULL: no bound): links are checked with
+ * fs_bound_check, root included, and a folder that holds itself is an
+ * error in bd->d. */
+int	fs_walk_in(const char *root, const struct fs_bound *bd, fs_walk_fn fn,
+	    void *arg);
 
 /* "a/b": a malloc'd join with exactly one slash; b absolute wins. */
 char	*path_join(const char *a, const char *b);

@@ -136,8 +136,10 @@ output_copy(const char *src, const char *out_dir, const char *rel,
 
 	if (changed)
 		*changed = 0;
+	/* the same, unless an older copy was not readable by all */
 	if (stat(src, &s) == 0 && stat(dst, &t) == 0 &&
-	    s.st_size == t.st_size && s.st_mtime == t.st_mtime)
+	    s.st_size == t.st_size && s.st_mtime == t.st_mtime &&
+	    (t.st_mode & 0777) == 0644)
 		goto out;
 	if (fs_copy_atomic_via(src, dst, tmp) == -1) {
 		diag_error(d, src, 0, "cannot copy to %s: %s", dst,

@@ -334,7 +334,8 @@ handle(void *cls, struct MHD_Connection *c, const char *url,
 		}
 		buf_adds(&path, "index.html");
 	}
-	if (fs_is_file(path.ptr)) {
+	/* a link in the output that leads out of it is not followed */
+	if (fs_is_file(path.ptr) && fs_within(s->root, path.ptr, NULL) == 1) {
 		ret = send_file(s, c, path.ptr, MHD_HTTP_OK);
 		goto out;
 	}

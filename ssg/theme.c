@@ -126,7 +126,8 @@ load_one(const char *path, const char *rel, const struct stat *st, void *arg)
 
 int
 theme_load_templates(struct tmpl_set *t, const char *builtin,
-    const char *site_templates, uint64_t *hash, struct diag *d)
+    const char *site_templates, const struct fs_bound *bd, uint64_t *hash,
+    struct diag *d)
 {
 	struct tload tl;
 	char *dir = path_join(builtin, "templates");
@@ -138,7 +139,7 @@ theme_load_templates(struct tmpl_set *t, const char *builtin,
 	fs_walk(dir, load_one, &tl);
 	free(dir);
 	if (site_templates != NULL)
-		fs_walk(site_templates, load_one, &tl);
+		fs_walk_in(site_templates, bd, load_one, &tl);
 	if (hash)
 		*hash = hash64(tl.all.ptr, tl.all.len);
 	buf_release(&tl.all);

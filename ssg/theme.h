@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 struct diag;
+struct fs_bound;
 struct tmpl_set;
 
 /*
@@ -22,10 +23,12 @@ struct tmpl_set;
  */
 char	*theme_builtin_dir(const char *argv0);
 /* Loads every .mustache file of builtin/templates, then of site_templates
- * (may be NULL or missing); *hash (may be NULL) receives a hash of every
- * name and text loaded. Returns 0, or -1 after recording errors in d. */
+ * (may be NULL or missing; read within bd, which may be NULL: see
+ * fs_walk_in); *hash (may be NULL) receives a hash of every name and text
+ * loaded. Returns 0, or -1 after recording errors in d. */
 int	theme_load_templates(struct tmpl_set *t, const char *builtin,
-	    const char *site_templates, uint64_t *hash, struct diag *d);
+	    const char *site_templates, const struct fs_bound *bd,
+	    uint64_t *hash, struct diag *d);
 /* The path of NAME/style.css in site_themes, else in builtin; NULL if
  * neither has it. Caller frees. */
 char	*theme_stylesheet(const char *name, const char *site_themes,

@@ -2,11 +2,13 @@
  * Reading and creating files: fs_read of small, empty and large files;
  * fs_read_stable given a stale stat (the file changed after the scan) and
  * a file whose size never matches what it reads; fs_write_excl making the
- * folders of a new file and refusing an existing one.
+ * folders of a new file and refusing an existing one; fs_within telling
+ * what lies inside a folder, links followed; the names never walked.
  */
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +147,46 @@ test_write_excl(void)
 	    "a file in the way: ENOTDIR");
 }
 
+static void
+test_within(void)
+{
+	char root[PATH_MAX], real[PATH_MAX], sibling[600];
+
+	mkdir(at("site"), 0755);
+	mkdir(at("site/static"), 0755);
+	mkdir(at("site2"), 0755);
+	put("site/static/a.css", "a", 1);
+	put("site2/b.css", "b", 1);
+	OK(realpath(at("site"), root) != NULL, "the root resolves");
+	OK(fs_within(root, at("site/static/a.css"), real) == 1,
+	    "a file inside is inside");
+	OK(fs_within(root, at("site"), NULL) == 1, "the root itself is inside");
+	symlink("a.css", at("site/static/in.css"));
+	OK(fs_within(root, at("site/static/in.css"), NULL) == 1,
+	    "a link to a file inside is inside");
+	symlink("/etc", at("site/static/x"));
+	OK(fs_within(root, at("site/static/x"), real) == 0 &&
+	    strcmp(real, "/etc") == 0, "a link to /etc is outside, target given");
+	symlink("../../site2/b.css", at("site/static/twin.css"));
+	OK(fs_within(root, at("site/static/twin.css"), NULL) == 0,
+	    "a sibling folder sharing the root's name as prefix is outside");
+	snprintf(sibling, sizeof(sibling), "%s/../site2", at("site"));
+	OK(fs_within(root, sibling, NULL) == 0, ".. out of the root is outside");
+	symlink("l2", at("site/static/l1"));
+	symlink("l1", at("site/static/l2"));
+	errno = 0;
+	OK(fs_within(root, at("site/static/l1"), NULL) == -1 && errno == ELOOP,
+	    "a loop of links: -1, ELOOP");
+	OK(fs_within("/", "/etc", NULL) == 1, "everything is inside /");
+
+	OK(fs_name_hidden(".git") && fs_name_hidden(".a.md.swp") &&
+	    fs_name_hidden("a.md~") && fs_name_hidden("#a.md#"),
+	    "hidden, swap, backup and autosave names are never walked");
+	OK(!fs_name_hidden("a.md") && !fs_name_hidden("#") &&
+	    !fs_name_hidden("a#b#") && !fs_name_hidden("~a"),
+	    "ordinary names are walked");
+}
+
 int
 main(void)
 {
@@ -158,6 +200,7 @@ main(void)
 	test_read();
 	test_read_stable();
 	test_write_excl();
+	test_within();
 	rc = tap_done();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
