@@ -616,6 +616,11 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	build_trace("scan+cache");
 	site_themes = build_path(&b, b.c.themes_dir);
 	b.locale = locale_load(b.c.site_lang, site_themes, b.builtin, d);
+	for (i = 0; i + 1 < b.c.messages.n; i += 2)
+		if (locale_set(b.locale, b.c.messages.v[i],
+		    b.c.messages.v[i + 1]) == -1)
+			diag_warn(d, "site.yaml", 0, "messages: ssg has no "
+			    "message '%s' (ignored)", b.c.messages.v[i]);
 
 	/*
 	 * Nothing the pages depend on changed, as the stat of every source

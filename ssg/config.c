@@ -14,7 +14,7 @@
 #include "mem.h"
 #include "yamldoc.h"
 
-enum ckind { CK_STR, CK_INT, CK_BOOL };
+enum ckind { CK_STR, CK_INT, CK_BOOL, CK_LIST, CK_MAP };
 
 struct ckey {
 	const char	*name;
@@ -29,6 +29,8 @@ struct ckey {
 #define S(f, d, doc)		{ #f, CK_STR, offsetof(struct site_config, f), d, 0, 0, doc, NULL }
 #define I(f, d, lo, hi, doc)	{ #f, CK_INT, offsetof(struct site_config, f), d, lo, hi, doc, NULL }
 #define B(f, d, doc)		{ #f, CK_BOOL, offsetof(struct site_config, f), d, 0, 0, doc, NULL }
+#define L(f, doc)		{ #f, CK_LIST, offsetof(struct site_config, f), "", 0, 0, doc, NULL }
+#define M(f, doc)		{ #f, CK_MAP, offsetof(struct site_config, f), "", 0, 0, doc, NULL }
 #define E(f, d, ch, doc)	{ #f, CK_STR, offsetof(struct site_config, f), d, 0, 0, doc, ch }
 
 /* The one list of settings: name, default, meaning. */
@@ -39,6 +41,10 @@ static const struct ckey keys[] = {
 	S(author_name, "Anonymous", "default author of posts that name none"),
 	S(author_email, "anonymous@example.com", "default author e-mail (feeds)"),
 	S(site_lang, "en", "language code of the site (html lang, feeds, translated strings)"),
+	L(rel_me, "profile URLs (one, or a list) linked as <link rel=\"me\"> from every page, for Fediverse verification"),
+	S(fediverse_creator, "", "@name@server for <meta name=\"fediverse:creator\">, when a post's front matter and its author name none"),
+	M(author_fediverse_creators, "author name: @name@server, for the posts of that author (and every page, for author_name)"),
+	M(messages, "message key (or BSSG MSG_ name): text, over the words of site_lang"),
 	S(theme, "default", "stylesheet folder under themes_dir, or 'random'"),
 	S(custom_css, "", "extra stylesheet linked after the theme (e.g. /css/custom.css from static/)"),
 	S(url_slug_format, "Year/Month/Day/slug", "post URL: Year, Month, Day and slug are replaced"),
@@ -81,6 +87,58 @@ static char **
 str_field(struct site_config *c, const struct ckey *k)
 {
 	return (char **)((char *)c + k->off);
+}
+
+static struct cstrs *
+strs_field(struct site_config *c, const struct ckey *k)
+{
+	return (struct cstrs *)((char *)c + k->off);
+}
+
+static void
+strs_clear(struct cstrs *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static void
+strs_add(struct cstrs *l, const char *s)
+{
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = xstrdup(s);
+}
+
+/* Sets name to text in a map, replacing an earlier one. */
+static void
+map_put(struct cstrs *m, const char *name, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < m->n; i += 2)
+		if (strcmp(m->v[i], name) == 0) {
+			free(m->v[i + 1]);
+			m->v[i + 1] = xstrdup(text);
+			return;
+		}
+	strs_add(m, name);
+	strs_add(m, text);
+}
+
+const char *
+config_map_get(const struct cstrs *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < m->n; i += 2)
+		if (strcmp(m->v[i], name) == 0)
+			return m->v[i + 1];
+	return NULL;
 }
 
 static int *
@@ -177,8 +235,67 @@ set_value(struct site_config *c, const struct ckey *k, const char *text,
 		}
 		*int_field(c, k) = b;
 		return 0;
+	case CK_LIST:
+		/* one text: a list of one (none when empty) */
+		strs_clear(strs_field(c, k));
+		if (*text != '\0')
+			strs_add(strs_field(c, k), text);
+		return 0;
+	case CK_MAP:
+		/* from the command line: NAME=TEXT adds one entry */
+		if (*text == '\0') {
+			strs_clear(strs_field(c, k));
+			return 0;
+		}
+		if ((end = strchr(text, '=')) == NULL || end == text) {
+			diag_error(d, file, line, "%s: expected NAME=TEXT",
+			    k->name);
+			return -1;
+		}
+		{
+			char *name = xstrndup(text, (size_t)(end - text));
+
+			map_put(strs_field(c, k), name, end + 1);
+			free(name);
+		}
+		return 0;
 	}
 	return -1;
+}
+
+/* A list or map setting from its YAML node; 0 or -1 after an error. */
+static int
+set_node(struct site_config *c, const struct ckey *k, const struct ynode *n,
+    const char *file, struct diag *d)
+{
+	struct cstrs *l = strs_field(c, k);
+	const struct ynode *i;
+	const char *v;
+
+	if (n->kind == YNODE_SCALAR && k->kind == CK_LIST) {
+		v = ynode_str(n);
+		return set_value(c, k, v ? v : "", file, n->line, d);
+	}
+	if (n->kind != (k->kind == CK_LIST ? YNODE_SEQ : YNODE_MAP)) {
+		diag_error(d, file, n->line, k->kind == CK_LIST ? "%s: "
+		    "expected a text or a list of texts" : "%s: expected "
+		    "'name: text' lines under it", k->name);
+		return -1;
+	}
+	strs_clear(l);
+	for (i = n->child; i != NULL; i = i->next) {
+		if (i->kind != YNODE_SCALAR) {
+			diag_error(d, file, i->line, "%s: expected a text",
+			    k->name);
+			return -1;
+		}
+		v = ynode_str(i);
+		if (k->kind == CK_MAP)
+			map_put(l, i->key, v ? v : "");
+		else if (v != NULL && *v != '\0')
+			strs_add(l, v);
+	}
+	return 0;
 }
 
 void
@@ -199,6 +316,8 @@ config_release(struct site_config *c)
 	for (i = 0; i < NKEYS; i++)
 		if (keys[i].kind == CK_STR)
 			free(*str_field(c, &keys[i]));
+		else if (keys[i].kind == CK_LIST || keys[i].kind == CK_MAP)
+			strs_clear(strs_field(c, &keys[i]));
 	memset(c, 0, sizeof(*c));
 }
 
@@ -235,6 +354,11 @@ config_load(struct site_config *c, const char *path, int optional,
 			    "(ignored; `ssg config` lists them)", n->key);
 			continue;
 		}
+		if (k->kind == CK_LIST || k->kind == CK_MAP) {
+			if (set_node(c, k, n, path, d) == -1)
+				rc = -1;
+			continue;
+		}
 		if (n->kind != YNODE_SCALAR) {
 			diag_error(d, path, n->line, "%s: expected a single "
 			    "value", n->key);
@@ -266,12 +390,27 @@ const char *
 config_get(const struct site_config *c, const char *key)
 {
 	static _Thread_local char num[32];
+	static _Thread_local struct buf joined = BUF_INIT;
 	const struct ckey *k = find_key(key);
 	struct site_config *m = (struct site_config *)c;
+	const struct cstrs *l;
+	size_t i;
 
 	if (k == NULL)
 		return NULL;
 	switch (k->kind) {
+	case CK_LIST:
+	case CK_MAP:
+		/* "a, b" and "name=text, name=text", for reading */
+		l = strs_field(m, k);
+		buf_clear(&joined);
+		for (i = 0; i < l->n; i++) {
+			if (i > 0)
+				buf_adds(&joined, k->kind == CK_MAP &&
+				    i % 2 ? "=" : ", ");
+			buf_adds(&joined, l->v[i]);
+		}
+		return joined.ptr;
 	case CK_STR:
 		return *str_field(m, k);
 	case CK_INT:
@@ -315,7 +454,18 @@ config_hash(const struct site_config *c)
 	for (i = 0; i < NKEYS; i++) {
 		buf_adds(&b, keys[i].name);
 		buf_addc(&b, '=');
-		buf_adds(&b, config_get(c, keys[i].name));
+		if (keys[i].kind == CK_LIST || keys[i].kind == CK_MAP) {
+			const struct cstrs *l = strs_field((struct site_config *)c,
+			    &keys[i]);
+			size_t j;
+
+			/* each text whole, so no two lists hash alike */
+			for (j = 0; j < l->n; j++) {
+				buf_adds(&b, l->v[j]);
+				buf_addc(&b, '\0');
+			}
+		} else
+			buf_adds(&b, config_get(c, keys[i].name));
 		buf_addc(&b, '\0');
 	}
 	h = hash64(b.ptr, b.len);

@@ -6,6 +6,13 @@
 
 struct diag;
 
+/* Several texts from site.yaml: a list (one text or a YAML list), or a
+ * map of name -> text, kept as name, text, name, text ... in v. */
+struct cstrs {
+	char	**v;
+	size_t	  n;		/* strings in v */
+};
+
 /*
  * The site's settings: BSSG's config.sh variables as snake_case keys in
  * site.yaml, with BSSG's defaults. Every key is listed, with its default
@@ -19,6 +26,10 @@ struct site_config {
 	char	*author_name;
 	char	*author_email;
 	char	*site_lang;
+	struct cstrs rel_me;		/* profile URLs: <link rel="me"> */
+	char	*fediverse_creator;	/* @name@server for every page */
+	struct cstrs author_fediverse_creators; /* author name -> creator */
+	struct cstrs messages;		/* message key -> text, over site_lang's */
 	/* look */
 	char	*theme;
 	char	*custom_css;
@@ -81,6 +92,8 @@ const char *config_get(const struct site_config *c, const char *key);
 void	config_describe(const struct site_config *c, FILE *fp);
 /* A hash of every setting's value. */
 uint64_t config_hash(const struct site_config *c);
+/* The text under name in a map setting, or NULL. */
+const char *config_map_get(const struct cstrs *m, const char *name);
 /* The path part of site_url ("" or "/blog"), which prefixes every link. */
 const char *config_base_path(const struct site_config *c);
 

@@ -242,6 +242,7 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 	p->image_caption = opt_str(&fm, "image_caption", a);
 	p->author_name = opt_str(&fm, "author_name", a);
 	p->author_email = opt_str(&fm, "author_email", a);
+	p->fediverse_creator = opt_str(&fm, "fediverse_creator", a);
 	acc.p = p;
 	acc.a = a;
 	acc.cap = 0;
@@ -326,6 +327,7 @@ content_hashes(struct post *p)
 	buf_add(&b, t, sizeof(t));
 	hash_str(&b, p->author_name);
 	hash_str(&b, p->author_email);
+	hash_str(&b, p->fediverse_creator);
 	hash_str(&b, p->description);
 	hash_str(&b, p->excerpt);
 	hash_str(&b, p->image);

@@ -35,6 +35,7 @@ struct post {
 	char		*image_caption;
 	char		*author_name;	/* NULL: the site's */
 	char		*author_email;
+	char		*fediverse_creator; /* front matter; NULL: none */
 	struct tag_ref	*tags;
 	size_t		 ntags;
 	time_t		 date;

@@ -88,7 +88,7 @@ bssg_get(const struct bssg_site *s, const char *name)
 
 static void
 set_var(struct bssg_site *s, const char *name, const char *value,
-    const char *file, int line)
+    enum bvar_kind kind, const char *file, int line)
 {
 	struct bvar *v = bssg_find_var(s, name, strlen(name));
 
@@ -101,6 +101,7 @@ set_var(struct bssg_site *s, const char *name, const char *value,
 		free(v->file);
 	}
 	v->value = xstrdup(value);
+	v->kind = kind;
 	v->file = xstrdup(path_base(file));
 	v->line = line;
 }
@@ -149,7 +150,8 @@ lookup(struct lex *L, const char *name, size_t n)
 }
 
 static int
-pend_add(struct lex *L, const char *name, size_t n, const char *value)
+pend_add(struct lex *L, const char *name, size_t n, const char *value,
+    enum bvar_kind kind)
 {
 	if (L->npend == MAXPEND) {
 		L->why = "too many assignments on one line";
@@ -157,6 +159,7 @@ pend_add(struct lex *L, const char *name, size_t n, const char *value)
 	}
 	L->pend[L->npend].name = xstrndup(name, n);
 	L->pend[L->npend].value = xstrdup(value);
+	L->pend[L->npend].kind = kind;
 	L->npend++;
 	return 0;
 }
@@ -247,7 +250,7 @@ expand(struct lex *L, struct buf *out)
 	 * warn about what it refers to. */
 	if ((op == '+') == unset)
 		L->quiet++;
-	if (word(L, &dflt, 1) == -1)
+	if (word(L, &dflt, '}') == -1)
 		goto out;
 	if ((op == '+') == unset)
 		L->quiet--;
@@ -261,7 +264,8 @@ expand(struct lex *L, struct buf *out)
 			buf_add(out, dflt.ptr, dflt.len);
 	} else if (unset) {
 		buf_add(out, dflt.ptr, dflt.len);
-		if (op == '=' && pend_add(L, name, n, dflt.ptr) == -1)
+		if (op == '=' && pend_add(L, name, n, dflt.ptr, BV_SCALAR) ==
+		    -1)
 			goto out;
 	} else
 		buf_adds(out, val);
@@ -326,20 +330,21 @@ dquote(struct lex *L, struct buf *out)
 
 /*
  * One shell word at L->p into out, quotes removed and variables
- * expanded. It ends at an unquoted blank or operator, or, when in_brace,
- * at an unquoted '}' (the word of ${X:-word}, where blanks are text).
+ * expanded. It ends at an unquoted blank or operator, or, when stop is
+ * '}' or ']', at that character unquoted (the word of ${X:-word} or the
+ * key of [key]=value, where blanks are text).
  */
 static int
-word(struct lex *L, struct buf *out, int in_brace)
+word(struct lex *L, struct buf *out, int stop)
 {
 	const char *q;
 
 	while (L->p < L->end) {
 		int c = (unsigned char)*L->p;
 
-		if (in_brace && c == '}')
+		if (stop && c == stop)
 			return 0;
-		if (!in_brace && strchr(" \t\n;&|<>()", c) != NULL)
+		if (!stop && strchr(" \t\n;&|<>()", c) != NULL)
 			return 0;
 		switch (c) {
 		case '\\':
@@ -414,7 +419,8 @@ why_not(const char *p, const char *end)
 		{ "case", "shell logic is not run" },
 		{ "esac", "shell logic is not run" },
 		{ "function", "functions are not run" },
-		{ "declare", "declare is not supported; use NAME=value" },
+		{ "declare", "declare is read only as declare -a NAME=(...) "
+		    "or declare -A NAME=(...)" },
 		{ "typeset", "typeset is not supported; use NAME=value" },
 		{ "readonly", "readonly is not supported; use NAME=value" },
 		{ "local", "local is not supported; use NAME=value" },
@@ -430,6 +436,89 @@ why_not(const char *p, const char *end)
 	return "not an assignment (commands are not run)";
 }
 
+/* Blanks, line ends, continued lines and comments inside ( ... ). */
+static void
+skip_array_space(struct lex *L)
+{
+	while (L->p < L->end) {
+		if (*L->p == ' ' || *L->p == '\t')
+			L->p++;
+		else if (*L->p == '\n') {
+			L->line++;
+			L->p++;
+		} else if (*L->p == '\\' && L->p + 1 < L->end &&
+		    L->p[1] == '\n') {
+			L->line++;
+			L->p += 2;
+		} else if (*L->p == '#') {
+			while (L->p < L->end && *L->p != '\n')
+				L->p++;
+		} else
+			break;
+	}
+}
+
+/*
+ * L->p is at the '(' of NAME=( ... ): reads the items up to ')', over as
+ * many lines as they take, into out: "item\n" each, or for an associative
+ * array ([key]=value items) "key\tvalue\n".
+ */
+static int
+array(struct lex *L, struct buf *out, int assoc)
+{
+	struct buf key = BUF_INIT, item = BUF_INIT;
+	const char *start;
+	int rc = -1;
+
+	for (L->p++;;) {
+		skip_array_space(L);
+		if (L->p >= L->end) {
+			L->why = "unterminated (";
+			goto out;
+		}
+		if (*L->p == ')') {
+			L->p++;
+			break;
+		}
+		buf_clear(&key);
+		buf_clear(&item);
+		if (assoc) {
+			if (*L->p != '[') {
+				L->why = "an item of declare -A is [key]=value";
+				goto out;
+			}
+			L->p++;
+			if (word(L, &key, ']') == -1)
+				goto out;
+			if (L->end - L->p < 2 || L->p[0] != ']' ||
+			    L->p[1] != '=') {
+				L->why = "an item of declare -A is [key]=value";
+				goto out;
+			}
+			L->p += 2;
+		}
+		start = L->p;
+		if (word(L, &item, 0) == -1)
+			goto out;
+		if (L->p == start && !assoc) {
+			L->why = "only words go between ( and )";
+			goto out;
+		}
+		if (strpbrk(key.ptr, "\t\n") || strpbrk(item.ptr, "\t\n")) {
+			L->why = "an array item holds a tab or a line end";
+			goto out;
+		}
+		if (assoc)
+			buf_printf(out, "%s\t", key.ptr);
+		buf_printf(out, "%s\n", item.ptr);
+	}
+	rc = 0;
+out:
+	buf_release(&key);
+	buf_release(&item);
+	return rc;
+}
+
 /*
  * One line of statements: `[export] NAME=word ...` separated by blanks
  * or ';', or `export NAME ...`. Returns 0 with the assignments in L->pend,
@@ -441,7 +530,7 @@ statements(struct lex *L)
 	struct buf val = BUF_INIT;
 	const char *name;
 	size_t n;
-	int first = 1;
+	int first = 1, assoc;
 
 	for (;;) {
 		skip_blanks(L);
@@ -473,6 +562,29 @@ statements(struct lex *L)
 				continue;
 			}
 		}
+		assoc = -1;
+		if (first && L->end - L->p > 8 &&
+		    memcmp(L->p, "declare", 7) == 0 &&
+		    (L->p[7] == ' ' || L->p[7] == '\t')) {
+			/* declare -a NAME=(...) and declare -A NAME=(...) */
+			L->p += 7;
+			assoc = 0;
+			for (skip_blanks(L); L->p < L->end && *L->p == '-';
+			    skip_blanks(L))
+				for (L->p++; L->p < L->end &&
+				    strchr("aAgx", *L->p) != NULL &&
+				    *L->p != '\0'; L->p++)
+					if (*L->p == 'A')
+						assoc = 1;
+			n = name_len(L->p, L->end);
+			if (n == 0 || L->end - L->p < (ptrdiff_t)n + 2 ||
+			    L->p[n] != '=' || L->p[n + 1] != '(') {
+				L->why = "declare is read only as "
+				    "declare -a NAME=(...) or declare -A "
+				    "NAME=(...)";
+				goto fail;
+			}
+		}
 		n = name_len(L->p, L->end);
 		if (n == 0 || L->p + n >= L->end ||
 		    (L->p[n] != '=' && !(L->p[n] == '+' &&
@@ -488,11 +600,21 @@ statements(struct lex *L)
 		}
 		name = L->p;
 		L->p += n + 1;
+		buf_clear(&val);
 		if (L->p < L->end && *L->p == '(') {
-			L->why = "arrays are not supported";
+			if (array(L, &val, assoc == 1) == -1)
+				goto fail;
+			if (pend_add(L, name, n, val.ptr, assoc == 1 ?
+			    BV_ASSOC : BV_ARRAY) == -1)
+				goto fail;
+			first = 0;
+			continue;
+		}
+		if (assoc != -1) {
+			L->why = "declare is read only as declare -a "
+			    "NAME=(...) or declare -A NAME=(...)";
 			goto fail;
 		}
-		buf_clear(&val);
 		if (word(L, &val, 0) == -1)
 			goto fail;
 		if (L->p < L->end && strchr("&|<>()", *L->p) != NULL) {
@@ -500,7 +622,7 @@ statements(struct lex *L)
 			    "run";
 			goto fail;
 		}
-		if (pend_add(L, name, n, val.ptr) == -1)
+		if (pend_add(L, name, n, val.ptr, BV_SCALAR) == -1)
 			goto fail;
 		first = 0;
 	}
@@ -549,7 +671,7 @@ bssg_parse(struct bssg_site *s, const char *text, size_t len,
 		if (statements(&L) == 0) {
 			for (i = 0; i < L.npend; i++)
 				set_var(s, L.pend[i].name, L.pend[i].value,
-				    file, line);
+				    L.pend[i].kind, file, line);
 			pend_clear(&L);
 			continue;
 		}

@@ -9,9 +9,16 @@
 
 #include "buf.h"
 
+enum bvar_kind {
+	BV_SCALAR,
+	BV_ARRAY,		/* value: each item, then '\n' */
+	BV_ASSOC		/* value: key '\t' text '\n' for each */
+};
+
 struct bvar {
 	char	*name;
 	char	*value;
+	enum bvar_kind kind;
 	char	*file;		/* base name of the file that set it */
 	int	 line;
 };

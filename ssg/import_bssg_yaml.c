@@ -161,12 +161,172 @@ has_file(const char *dir, const char *name)
 static int
 is_mapped(const char *var)
 {
+	static const char *const more[] = { "REL_ME_URL", "REL_ME_URLS",
+	    "FEDIVERSE_CREATOR", "AUTHOR_FEDIVERSE_CREATORS" };
 	size_t i;
 
 	for (i = 0; i < NMAP; i++)
 		if (strcmp(map[i].var, var) == 0)
 			return 1;
+	for (i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+		if (strcmp(more[i], var) == 0)
+			return 1;
+	return strncmp(var, "MSG_", 4) == 0;
+}
+
+/* Appends s[0..n) trimmed of blanks, as BSSG's trim_whitespace does. */
+static void
+trimmed(struct buf *out, const char *s, size_t n)
+{
+	while (n > 0 && strchr(" \t\r\n", *s)) {
+		s++;
+		n--;
+	}
+	while (n > 0 && strchr(" \t\r\n", s[n - 1]))
+		n--;
+	buf_add(out, s, n);
+}
+
+/* 1 if the lines ("a\nb\n") hold line ("b\n"). */
+static int
+has_line(const char *lines, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p;
+
+	for (p = lines; *p != '\0'; p = strchr(p, '\n') + 1)
+		if (strncmp(p, line, n) == 0)
+			return 1;
 	return 0;
+}
+
+/* " # NAME (file:line)" for a variable a setting came from. */
+static void
+origin_comment(struct buf *out, const struct bvar *v)
+{
+	buf_printf(out, "\t# %s (%s:%d)\n", v->name, v->file, v->line);
+}
+
+/*
+ * The Fediverse settings: rel_me from REL_ME_URL and REL_ME_URLS (each
+ * URL once, as BSSG writes them), fediverse_creator, and
+ * author_fediverse_creators from the declare -A array.
+ */
+static size_t
+write_fediverse(const struct bssg_site *s, struct buf *out, struct diag *d)
+{
+	struct bvar *one = bssg_find_var(s, "REL_ME_URL", 10);
+	struct bvar *many = bssg_find_var(s, "REL_ME_URLS", 11);
+	struct bvar *fc = bssg_find_var(s, "FEDIVERSE_CREATOR", 17);
+	struct bvar *afc = bssg_find_var(s, "AUTHOR_FEDIVERSE_CREATORS", 25);
+	struct buf urls = BUF_INIT, u = BUF_INIT;
+	const char *p, *nl, *tab;
+	char *origin;
+	size_t nurls = 0;
+
+	if (one != NULL) {
+		trimmed(&u, one->value, strlen(one->value));
+		if (u.len > 0) {
+			buf_printf(&urls, "%s\n", u.ptr);
+			nurls++;
+		}
+	}
+	if (many != NULL && many->kind != BV_ARRAY) {
+		origin = path_join(s->dir, many->file);
+		diag_warn(d, origin, many->line, "REL_ME_URLS is not an array "
+		    "(NAME=(...)); ignored, as BSSG does");
+		free(origin);
+		many = NULL;
+	}
+	for (p = many ? many->value : ""; (nl = strchr(p, '\n')); p = nl + 1) {
+		buf_clear(&u);
+		trimmed(&u, p, (size_t)(nl - p));
+		buf_addc(&u, '\n');
+		/* each URL once */
+		if (u.len > 1 && !has_line(urls.ptr, u.ptr)) {
+			buf_adds(&urls, u.ptr);
+			nurls++;
+		}
+	}
+	buf_adds(out, "rel_me:");
+	if (nurls == 0)
+		buf_adds(out, " []");
+	if (one)
+		buf_printf(out, "\t# REL_ME_URL (%s:%d)", one->file, one->line);
+	if (many)
+		buf_printf(out, "%s REL_ME_URLS (%s:%d)", one ? "," : "\t#",
+		    many->file, many->line);
+	if (one || many)
+		buf_addc(out, '\n');
+	else
+		buf_adds(out, "\t# REL_ME_URL, REL_ME_URLS: BSSG default\n");
+	for (p = urls.ptr; (nl = strchr(p, '\n')); p = nl + 1) {
+		buf_adds(out, "  - ");
+		esc_yaml(out, p, (size_t)(nl - p));
+		buf_addc(out, '\n');
+	}
+
+	buf_clear(&u);
+	if (fc != NULL)
+		trimmed(&u, fc->value, strlen(fc->value));
+	buf_adds(out, "fediverse_creator: ");
+	esc_yaml(out, u.ptr, u.len);
+	if (fc)
+		origin_comment(out, fc);
+	else
+		buf_adds(out, "\t# FEDIVERSE_CREATOR: BSSG default\n");
+
+	if (afc != NULL && afc->kind != BV_ASSOC) {
+		origin = path_join(s->dir, afc->file);
+		diag_warn(d, origin, afc->line, "AUTHOR_FEDIVERSE_CREATORS is "
+		    "not an associative array (declare -A NAME=(...)); "
+		    "ignored, as BSSG does");
+		free(origin);
+		afc = NULL;
+	}
+	buf_adds(out, "author_fediverse_creators:");
+	if (afc == NULL || afc->value[0] == '\0')
+		buf_adds(out, " {}");
+	if (afc)
+		origin_comment(out, afc);
+	else
+		buf_adds(out, "\t# AUTHOR_FEDIVERSE_CREATORS: BSSG default\n");
+	for (p = afc ? afc->value : ""; (nl = strchr(p, '\n')); p = nl + 1) {
+		tab = memchr(p, '\t', (size_t)(nl - p));
+		buf_adds(out, "  ");
+		esc_yaml(out, p, (size_t)(tab - p));
+		buf_adds(out, ": ");
+		buf_clear(&u);
+		trimmed(&u, tab + 1, (size_t)(nl - tab - 1));
+		esc_yaml(out, u.ptr, u.len);
+		buf_addc(out, '\n');
+	}
+	buf_release(&urls);
+	buf_release(&u);
+	return 3;
+}
+
+/* Every MSG_ variable, as a message over the language's words. */
+static size_t
+write_messages(const struct bssg_site *s, struct buf *out)
+{
+	const struct bvar *v;
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nv; i++)
+		if (strncmp(s->v[i].name, "MSG_", 4) == 0)
+			n++;
+	buf_adds(out, n ? "messages:\t# the MSG_ settings\n" :
+	    "messages: {}\t# no MSG_ settings\n");
+	for (i = 0; i < s->nv; i++) {
+		v = &s->v[i];
+		if (strncmp(v->name, "MSG_", 4) != 0)
+			continue;
+		buf_printf(out, "  %s: ", v->name);
+		esc_yaml(out, v->value, strlen(v->value));
+		buf_printf(out, "\t# %s:%d\n", v->file, v->line);
+	}
+	return 1;
 }
 
 size_t
@@ -229,6 +389,9 @@ bssg_write_yaml(const struct bssg_site *s, struct buf *out, struct diag *d)
 		free(origin);
 		nset++;
 	}
+
+	nset += write_fediverse(s, out, d);
+	nset += write_messages(s, out);
 
 	tmpl = path_join(s->dir, (val = bssg_get(s, "TEMPLATES_DIR")) ? val :
 	    "templates");

@@ -1,5 +1,6 @@
 #include "locale.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,49 @@ key_index(const char *key)
 		if (strcmp(en[i][0], key) == 0)
 			return (int)i;
 	return -1;
+}
+
+/* BSSG MSG_ names whose key is not the rest of the name in lower case. */
+static const char *const bssg_names[][2] = {
+	{ "MSG_TAG_PAGE_TITLE", "posts_tagged" },
+	{ "MSG_PAGE_TITLE_PREFIX", "page" },
+	{ "MSG_SUBSCRIBE_RSS", "subscribe" },
+};
+
+/* The key index of key or of the BSSG name it is, or -1. */
+static int
+message_index(const char *key)
+{
+	char low[64];
+	size_t i;
+	int month;
+
+	if (strncmp(key, "MSG_", 4) != 0)
+		return key_index(key);
+	for (i = 0; i < sizeof(bssg_names) / sizeof(bssg_names[0]); i++)
+		if (strcmp(key, bssg_names[i][0]) == 0)
+			return key_index(bssg_names[i][1]);
+	if (sscanf(key, "MSG_MONTH_%2d", &month) == 1 && strlen(key) == 12 &&
+	    month >= 1 && month <= 12) {
+		snprintf(low, sizeof(low), "month_%d", month);
+		return key_index(low);
+	}
+	for (i = 0; key[i + 4] != '\0' && i + 1 < sizeof(low); i++)
+		low[i] = (char)tolower((unsigned char)key[i + 4]);
+	low[i] = '\0';
+	return key[i + 4] == '\0' ? key_index(low) : -1;
+}
+
+int
+locale_set(struct locale *l, const char *key, const char *text)
+{
+	int k = message_index(key);
+
+	if (k == -1)
+		return -1;
+	free(l->text[k]);
+	l->text[k] = xstrdup(text);
+	return 0;
 }
 
 /* Reads folder/locales/name.yaml into l; 1 if the file was there. */

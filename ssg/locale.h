@@ -18,6 +18,13 @@ struct locale;
 struct locale	*locale_load(const char *lang, const char *site_themes,
 		    const char *builtin, struct diag *d);
 void		 locale_free(struct locale *l);
+/*
+ * Sets the text of a message, over the language's (the site's messages:
+ * setting). key is a message key or a BSSG MSG_ name standing for one
+ * (MSG_READ_MORE is read_more, MSG_MONTH_01 month_1). Returns 0, or -1
+ * when there is no such message.
+ */
+int		 locale_set(struct locale *l, const char *key, const char *text);
 /* The text of key, or "" if no file and no default has it. */
 const char	*locale_get(const struct locale *l, const char *key);
 /* Month name (1-12). */

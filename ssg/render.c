@@ -244,11 +244,32 @@ menu(const struct render *r, const char *current)
 	return list;
 }
 
+/*
+ * The fediverse:creator of a page, as BSSG 0.32 resolves it: the post's
+ * own, else its author's in author_fediverse_creators, else the site's.
+ * Pages other than posts resolve it for the site's author_name.
+ */
+static const char *
+fediverse_creator(const struct render *r, const char *own,
+    const char *author)
+{
+	const char *v;
+
+	if (own != NULL && *own != '\0')
+		return own;
+	if (author != NULL && (v = config_map_get(
+	    &r->c->author_fediverse_creators, author)) != NULL && *v != '\0')
+		return v;
+	return r->c->fediverse_creator[0] != '\0' ? r->c->fediverse_creator :
+	    NULL;
+}
+
 struct val *
 page_ctx(const struct render *r, const char *kind, const char *title,
     const char *description, const char *url)
 {
 	struct val *top = val_map(), *page = val_map();
+	const char *fc = fediverse_creator(r, NULL, r->c->author_name);
 
 	val_set_str(page, "kind", kind);
 	val_set_str(page, "title", title);
@@ -256,6 +277,8 @@ page_ctx(const struct render *r, const char *kind, const char *title,
 	    r->c->site_description);
 	set_abs(r, page, "canonical", url);
 	val_set_str(page, "og_type", "website");
+	if (fc != NULL)
+		val_set_str(page, "fediverse_creator", fc);
 	val_set(top, "page", page);
 	val_set(top, "menu", menu(r, url));
 	return top;
@@ -283,10 +306,13 @@ static void
 post_meta(const struct render *r, struct val *page, const struct post *p)
 {
 	struct buf j = BUF_INIT, t = BUF_INIT, img = BUF_INIT;
-	const char *author = siteindex_author(r->ix, p);
+	const char *author = siteindex_author(r->ix, p), *fc;
 
 	val_set_str(page, "og_type", p->kind == CONTENT_POST ? "article" :
 	    "website");
+	if (p->kind == CONTENT_POST &&
+	    (fc = fediverse_creator(r, p->fediverse_creator, author)) != NULL)
+		val_set_str(page, "fediverse_creator", fc);
 	if (p->image != NULL) {
 		abs_image(r, &img, p->image);
 		val_set_str(page, "image", img.ptr);
@@ -541,6 +567,20 @@ render_new(const struct site_config *c, const struct site_index *ix,
 	set_href(r, site, "atom_url", "/atom.xml");
 	dt_ymd(now, &y, &m, &d);
 	val_set_num(site, "year", y);
+	if (c->rel_me.n > 0) {
+		struct val *list = val_list();
+		size_t k;
+
+		/* each URL once, as BSSG writes them */
+		for (i = 0; i < c->rel_me.n; i++) {
+			for (k = 0; k < i; k++)
+				if (strcmp(c->rel_me.v[k], c->rel_me.v[i]) == 0)
+					break;
+			if (k == i)
+				val_push(list, val_str(c->rel_me.v[i]));
+		}
+		val_set(site, "rel_me", list);
+	}
 	val_set(r->site, "site", site);
 	set_href(r, r->site, "css_url", "/css/style.css");
 	if (c->custom_css[0] != '\0') {

@@ -11,7 +11,7 @@
 #include "hash.h"
 #include "mem.h"
 
-#define CACHE_MAGIC	"SSGSRC\0\6"
+#define CACHE_MAGIC	"SSGSRC\0\7"
 #ifndef SSG_VERSION
 #define SSG_VERSION	"0.1"
 #endif
@@ -79,6 +79,7 @@ put_post(struct buf *b, const struct post *p)
 	put_str(b, p->image_caption);
 	put_str(b, p->author_name);
 	put_str(b, p->author_email);
+	put_str(b, p->fediverse_creator);
 	put_u64(b, p->ntags);
 	for (i = 0; i < p->ntags; i++) {
 		put_str(b, p->tags[i].name);
@@ -159,6 +160,7 @@ get_post(struct reader *r, struct post *p)
 	p->image_caption = get_str(r);
 	p->author_name = get_str(r);
 	p->author_email = get_str(r);
+	p->fediverse_creator = get_str(r);
 	p->ntags = get_u64(r);
 	if (r->bad || p->ntags > 10000) {
 		r->bad = 1;

@@ -2,7 +2,8 @@
 # Front matter read as BSSG reads it: tests/fixtures/frontmatter has posts
 # whose titles YAML would refuse or change. Every post is built and each
 # title and description is the text after the first colon, with one pair
-# of outer quotes taken off, in <title>, <h1>, og:title and the feed.
+# of outer quotes taken off, in <title>, <h1>, og:title and the feed; a
+# fediverse_creator line is the post's fediverse:creator.
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -65,6 +66,9 @@ check "description: # is text" contains "$O/2025/01/03/p03/index.html" \
 	'<meta name="description" content="a # not a comment">'
 check "description in the feed" contains "$O/rss.xml" \
 	'<description>Note: this one has: two colons</description>'
+check "fediverse_creator: @me@example.social kept" contains "$O/2025/01/02/p02/index.html" \
+	'<meta name="fediverse:creator" content="@me@example.social">'
+check "fediverse_creator: only on that post" test "$(grep -rl 'fediverse:creator' "$O" | wc -l)" -eq 1
 check "key given twice: warning with file and line" \
 	grep -q "posts/2025-01-21-p21.md:5: warning: 'title' is given again" "$T/err"
 check "no title: warning with file" \

@@ -25,6 +25,7 @@ main(void)
 {
 	struct site_config c;
 	struct diag *d = diag_new();
+	size_t i;
 	char *p;
 
 	config_init(&c);
@@ -58,6 +59,51 @@ main(void)
 	OK(config_set(&c, "theme", "dark", "--theme", d) == 0, "override");
 	IS_STR(c.theme, "dark", "override applied");
 	OK(config_set(&c, "nope", "1", "--set", d) == -1, "unknown override fails");
+	{
+		uint64_t h0 = config_hash(&c), h1;
+
+		p = write_tmp("rel_me:\n  - https://a.example/@me\n"
+		    "  - https://b.example/@me\n"
+		    "fediverse_creator: \"@me@a.example\"\n"
+		    "author_fediverse_creators:\n  Jane Smith: \"@j@x.example\"\n"
+		    "messages:\n  read_more: More\n  MSG_TAGS: Labels\n");
+		OK(config_load(&c, p, 0, d) == 0, "lists and maps load");
+		IS_INT(c.rel_me.n, 2, "rel_me: two URLs");
+		IS_STR(c.rel_me.v[1], "https://b.example/@me", "in order");
+		IS_STR(c.fediverse_creator, "@me@a.example", "fediverse_creator");
+		IS_STR(config_map_get(&c.author_fediverse_creators, "Jane Smith"),
+		    "@j@x.example", "per-author creator");
+		IS_STR(config_map_get(&c.author_fediverse_creators, "Bob"), NULL,
+		    "no entry");
+		IS_STR(config_map_get(&c.messages, "MSG_TAGS"), "Labels",
+		    "message override");
+		IS_STR(config_get(&c, "rel_me"),
+		    "https://a.example/@me, https://b.example/@me", "shown");
+		IS_STR(config_get(&c, "messages"), "read_more=More, MSG_TAGS=Labels",
+		    "map shown");
+		h1 = config_hash(&c);
+		OK(h0 != h1, "lists change the settings' hash");
+		unlink(p);
+		free(p);
+		p = write_tmp("rel_me: https://solo.example/@me\n");
+		OK(config_load(&c, p, 0, d) == 0 && c.rel_me.n == 1 &&
+		    strcmp(c.rel_me.v[0], "https://solo.example/@me") == 0,
+		    "rel_me: one URL");
+		OK(config_hash(&c) != h1, "and the hash follows");
+		unlink(p);
+		free(p);
+		p = write_tmp("rel_me:\n  a: b\nmessages: [x]\n");
+		i = diag_count(d, DIAG_ERROR);
+		OK(config_load(&c, p, 0, d) == -1 &&
+		    diag_count(d, DIAG_ERROR) == i + 2, "wrong shapes fail");
+		unlink(p);
+		free(p);
+		OK(config_set(&c, "messages", "home=Start", "--set", d) == 0 &&
+		    strcmp(config_map_get(&c.messages, "home"), "Start") == 0,
+		    "--set messages=KEY=TEXT");
+		OK(config_set(&c, "messages", "nothing", "--set", d) == -1,
+		    "--set messages needs KEY=TEXT");
+	}
 	IS_STR(c.raw_html, "keep", "raw HTML kept by default, as BSSG");
 	OK(config_set(&c, "raw_html", "omit", "--set", d) == 0 &&
 	    strcmp(c.raw_html, "omit") == 0, "raw_html: omit");
