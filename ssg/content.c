@@ -186,7 +186,9 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 		diag_error(d, path, 0, "contains NUL bytes");
 		goto out;
 	}
-	if (frontmatter_parse(&fm, text, len, path, d) == -1)
+	p->is_html = strcmp(path_ext(path), "html") == 0;
+	if ((p->is_html ? frontmatter_parse_html : frontmatter_parse)(&fm,
+	    text, len, path, d) == -1)
 		goto out;
 	if ((v = fm_str(&fm, "title")) == NULL || *v == '\0') {
 		/* BSSG's fallback: the file name, extension and all */
@@ -262,7 +264,6 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 		buf_printf(&s, "post-%lld", (long long)p->date);
 	p->slug = arena_strdup(a, s.ptr);
 
-	p->is_html = strcmp(path_ext(path), "html") == 0;
 	if (p->is_html) {
 		buf_add(&md.html, fm.body, fm.body_len);
 		html_plain_text(fm.body, fm.body_len, EXCERPT_MAX, &md);
@@ -373,7 +374,8 @@ load_html(struct post *p, const struct site_config *c, struct arena *a,
 		    "built: build again");
 		goto out;
 	}
-	if (frontmatter_parse(&fm, text.ptr, text.len, p->src, d) == -1)
+	if ((p->is_html ? frontmatter_parse_html : frontmatter_parse)(&fm,
+	    text.ptr, text.len, p->src, d) == -1)
 		goto out;
 	if (p->is_html)
 		buf_add(&md.html, fm.body, fm.body_len);

@@ -306,6 +306,146 @@ frontmatter_parse(struct frontmatter *fm, const char *text, size_t len,
 	return -1;
 }
 
+/* ---- posts written in HTML, as BSSG reads them ---- */
+
+/* The <meta name> fields BSSG reads from an HTML post (and "title" from
+ * <title>); fediverse:creator is another name for fediverse_creator. */
+static const char *const html_fields[][2] = {
+	{ "date", "date" }, { "lastmod", "lastmod" }, { "tags", "tags" },
+	{ "slug", "slug" }, { "image", "image" },
+	{ "image_caption", "image_caption" },
+	{ "description", "description" }, { "author_name", "author_name" },
+	{ "author_email", "author_email" },
+	{ "fediverse_creator", "fediverse_creator" },
+	{ "fediverse:creator", "fediverse_creator" },
+};
+
+/* Appends s[0..n) with &amp; &lt; &gt; &quot; &#39; &apos; decoded: the
+ * text a browser shows for what BSSG copies into its pages. */
+static void
+html_text(struct buf *out, const char *s, size_t n)
+{
+	static const char *const ent[][2] = { { "&amp;", "&" },
+	    { "&lt;", "<" }, { "&gt;", ">" }, { "&quot;", "\"" },
+	    { "&#39;", "'" }, { "&apos;", "'" } };
+	size_t i, k, len;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; s[i] == '&' && k < sizeof(ent) / sizeof(ent[0]);
+		    k++) {
+			len = strlen(ent[k][0]);
+			if (n - i >= len && memcmp(s + i, ent[k][0], len) == 0)
+				break;
+		}
+		if (s[i] == '&' && k < sizeof(ent) / sizeof(ent[0])) {
+			buf_adds(out, ent[k][1]);
+			i += strlen(ent[k][0]) - 1;
+		} else
+			buf_addc(out, s[i]);
+	}
+}
+
+/* Adds key: the text [v, v + n) decoded, unless the map has key already
+ * (BSSG takes the first of each). */
+static void
+html_field(struct ynode *map, const char *key, const char *v, size_t n,
+    int line)
+{
+	struct buf b = BUF_INIT;
+	struct ynode *node;
+
+	if (ynode_get(map, key) != NULL || n == 0)
+		return;
+	html_text(&b, v, n);
+	node = xcalloc(1, sizeof(*node));
+	node->kind = YNODE_SCALAR;
+	node->line = line;
+	node->quoted = 1;
+	node->key = xstrdup(key);
+	node->value = buf_detach(&b, NULL);
+	set_key(map, node, NULL, NULL);
+}
+
+/* The file line of s in text. */
+static int
+line_of(const char *text, const char *s)
+{
+	int line = 1;
+
+	for (; text < s; text++)
+		line += *text == '\n';
+	return line;
+}
+
+/* The first "needle" in [s, end), or NULL. */
+static const char *
+find(const char *s, const char *end, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; s + n <= end; s++)
+		if (memcmp(s, needle, n) == 0)
+			return s;
+	return NULL;
+}
+
+int
+frontmatter_parse_html(struct frontmatter *fm, const char *text, size_t len,
+    const char *file, struct diag *d)
+{
+	const char *end = text + len, *p, *q, *next, *start = NULL;
+	char pat[64];
+	size_t i, n;
+
+	if (frontmatter_parse(fm, text, len, file, d) == -1 ||
+	    fm->root != NULL)
+		return fm->root != NULL ? 0 : -1;
+	text = fm->body;
+	/* BSSG's grep -o '<title>[^<]*</title>' and
+	 * 'name="F" content="[^"]*"', first of each */
+	fm->root = xcalloc(1, sizeof(*fm->root));
+	fm->root->kind = YNODE_MAP;
+	fm->root->line = 1;
+	if ((p = find(text, end, "<title>")) != NULL) {
+		for (q = p += 7; q < end && *q != '<'; q++)
+			;
+		if (find(q, end, "</title>") == q)
+			html_field(fm->root, "title", p, (size_t)(q - p),
+			    line_of(text, p));
+	}
+	for (i = 0; i < sizeof(html_fields) / sizeof(html_fields[0]); i++) {
+		snprintf(pat, sizeof(pat), "name=\"%s\" content=\"",
+		    html_fields[i][0]);
+		if ((p = find(text, end, pat)) == NULL)
+			continue;
+		p += strlen(pat);
+		if ((q = memchr(p, '"', (size_t)(end - p))) != NULL)
+			html_field(fm->root, html_fields[i][1], p,
+			    (size_t)(q - p), line_of(text, p));
+	}
+	if (fm->root->child == NULL) {
+		/* no metadata: a fragment, published whole */
+		frontmatter_release(fm);
+		return 0;
+	}
+	/* the body: the lines between the one with <body...> and the one
+	 * with </body>, as BSSG's sed takes them */
+	for (p = text; p < end; p = next) {
+		n = line_len(p, end, &next);
+		if (start == NULL) {
+			if ((q = find(p, p + n, "<body")) != NULL &&
+			    memchr(q, '>', (size_t)(p + n - q)) != NULL) {
+				start = next;
+				fm->body_line = line_of(text, next);
+			}
+		} else if (find(p, p + n, "</body>") != NULL)
+			break;
+	}
+	fm->body = start ? start : end;
+	fm->body_len = start ? (size_t)(p - start) : 0;
+	return 0;
+}
+
 void
 frontmatter_release(struct frontmatter *fm)
 {

@@ -31,6 +31,16 @@ struct frontmatter {
  */
 int	frontmatter_parse(struct frontmatter *fm, const char *text, size_t len,
 	    const char *file, struct diag *d);
+/*
+ * For a post written in HTML: front matter as above when the file starts
+ * with one; otherwise, as BSSG reads HTML posts, the first <title>...
+ * </title> and <meta name="FIELD" content="..."> of each field
+ * (fediverse:creator too), entities decoded, and as body the lines between
+ * the <body> line and the </body> line. A file with neither is all body,
+ * root NULL. Returns 0 or -1 as frontmatter_parse.
+ */
+int	frontmatter_parse_html(struct frontmatter *fm, const char *text,
+	    size_t len, const char *file, struct diag *d);
 void	frontmatter_release(struct frontmatter *fm);
 /* A field's text, or NULL. */
 const char *fm_str(const struct frontmatter *fm, const char *key);

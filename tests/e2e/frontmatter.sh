@@ -3,7 +3,8 @@
 # whose titles YAML would refuse or change. Every post is built and each
 # title and description is the text after the first colon, with one pair
 # of outer quotes taken off, in <title>, <h1>, og:title and the feed; a
-# fediverse_creator line is the post's fediverse:creator.
+# fediverse_creator line is the post's fediverse:creator. A post written in
+# HTML without front matter is read from its <title> and <meta> tags.
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -14,7 +15,7 @@ O="$S/output"
 "$SSG" build -C "$S" >"$T/out" 2>"$T/err"
 check "exit status 0" test $? -eq 0
 check "no errors" sh -c "! grep -q ': error: ' '$T/err'"
-check "all 22 posts built" grep -q "from 22 posts" "$T/out"
+check "all 23 posts built" grep -q "from 23 posts" "$T/out"
 
 hesc() { printf '%s' "$1" | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' \
 	-e 's/>/\&gt;/g' -e 's/"/\&quot;/g' -e "s/'/\&#39;/g"; }
@@ -56,6 +57,7 @@ double quoted
 Quoted: with a colon
 Late
 2025-01-22-p22.md
+HTML: Tom & Jerry
 LIST
 
 check "description split at the first colon" contains "$O/2025/01/01/p01/index.html" \
@@ -68,7 +70,17 @@ check "description in the feed" contains "$O/rss.xml" \
 	'<description>Note: this one has: two colons</description>'
 check "fediverse_creator: @me@example.social kept" contains "$O/2025/01/02/p02/index.html" \
 	'<meta name="fediverse:creator" content="@me@example.social">'
-check "fediverse_creator: only on that post" test "$(grep -rl 'fediverse:creator' "$O" | wc -l)" -eq 1
+check "fediverse_creator: only on the two posts with one" test "$(grep -rl 'fediverse:creator' "$O" | wc -l)" -eq 2
+# A post written in HTML, as BSSG's post --html writes it: <title> and
+# <meta name="..." content="..."> are its fields, <body> its text.
+H="$O/2025/01/23/p23/index.html"
+check "HTML post: description from its meta tag" contains "$H" \
+	'<meta name="description" content="Written in HTML: read from meta tags">'
+check "HTML post: fediverse:creator from its meta tag" contains "$H" \
+	'<meta name="fediverse:creator" content="@html@example.social">'
+check "HTML post: tags from its meta tag" contains "$H" 'href="/tags/mice/"'
+check "HTML post: the body's text" contains "$H" '<p>Body of post 23.</p>'
+check "HTML post: not its head" sh -c "! grep -q '<meta name=\"tags\"\|<body>' '$H'"
 check "key given twice: warning with file and line" \
 	grep -q "posts/2025-01-21-p21.md:5: warning: 'title' is given again" "$T/err"
 check "no title: warning with file" \

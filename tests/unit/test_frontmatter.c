@@ -218,6 +218,41 @@ main(void)
 	fm_write_value(&b, "two\nlines");
 	IS_STR(b.ptr, "\"two lines\"", "a newline written as a space");
 
+	/* posts written in HTML */
+	{
+		const char *html = "<!DOCTYPE html>\n<html>\n<head>\n"
+		    "<title>A &amp; B: &quot;c&quot;</title>\n"
+		    "<meta name=\"date\" content=\"2025-01-02\">\n"
+		    "<meta name=\"date\" content=\"2030-01-01\">\n"
+		    "<meta name=\"author_email\" content=\"\">\n"
+		    "<meta name=\"fediverse:creator\" content=\"@a@b.example\">\n"
+		    "</head>\n<body class=\"x\">\n<p>One</p>\n<p>Two</p>\n"
+		    "</body>\n</html>\n";
+		const char *frag = "<p>Only a fragment: no head.</p>\n";
+		const char *withfm = "---\ntitle: Front\n---\n<p>x</p>\n";
+
+		OK(frontmatter_parse_html(&fm, html, strlen(html), "h.html",
+		    d) == 0, "HTML post");
+		IS_STR(fm_str(&fm, "title"), "A & B: \"c\"", "<title>, decoded");
+		IS_STR(fm_str(&fm, "date"), "2025-01-02", "the first meta wins");
+		IS_INT(fm_line(&fm, "date"), 5, "meta line");
+		IS_STR(fm_str(&fm, "author_email"), NULL, "empty meta: none");
+		IS_STR(fm_str(&fm, "fediverse_creator"), "@a@b.example",
+		    "fediverse:creator");
+		OK(fm.body_len == strlen("<p>One</p>\n<p>Two</p>\n") &&
+		    strncmp(fm.body, "<p>One</p>\n<p>Two</p>\n", fm.body_len) ==
+		    0, "body: the lines inside <body>");
+		IS_INT(fm.body_line, 11, "body line");
+		frontmatter_release(&fm);
+		OK(frontmatter_parse_html(&fm, frag, strlen(frag), "f.html",
+		    d) == 0 && fm.root == NULL && fm.body == frag &&
+		    fm.body_len == strlen(frag), "a fragment is all body");
+		OK(frontmatter_parse_html(&fm, withfm, strlen(withfm), "w.html",
+		    d) == 0 && strcmp(fm_str(&fm, "title"), "Front") == 0 &&
+		    strcmp(fm.body, "<p>x</p>\n") == 0, "front matter first");
+		frontmatter_release(&fm);
+	}
+
 	diag_free(d);
 	d = diag_new();
 	OK(frontmatter_parse(&fm, bad, strlen(bad), "bad.md", d) == -1,
