@@ -142,7 +142,8 @@ file_title(const char *path)
 
 	memset(&fm, 0, sizeof(fm));
 	if (fs_read(path, &text) == 0 &&
-	    frontmatter_parse(&fm, text.ptr, text.len, path, d) == 0 &&
+	    (strcmp(path_ext(path), "html") == 0 ? frontmatter_parse_html :
+	    frontmatter_parse)(&fm, text.ptr, text.len, path, d) == 0 &&
 	    (t = fm_str(&fm, "title")) != NULL)
 		title = xstrdup(t);
 	frontmatter_release(&fm);

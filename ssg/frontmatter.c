@@ -389,29 +389,46 @@ find(const char *s, const char *end, const char *needle)
 	return NULL;
 }
 
+static size_t
+count_keys(const struct ynode *map)
+{
+	const struct ynode *c;
+	size_t n = 0;
+
+	for (c = map->child; c != NULL; c = c->next)
+		n++;
+	return n;
+}
+
 int
 frontmatter_parse_html(struct frontmatter *fm, const char *text, size_t len,
     const char *file, struct diag *d)
 {
 	const char *end = text + len, *p, *q, *next, *start = NULL;
 	char pat[64];
-	size_t i, n;
+	size_t i, n, before;
+	int had_fm;
 
-	if (frontmatter_parse(fm, text, len, file, d) == -1 ||
-	    fm->root != NULL)
-		return fm->root != NULL ? 0 : -1;
+	if (frontmatter_parse(fm, text, len, file, d) == -1)
+		return -1;
+	/* front matter first; the document's own tags fill in the rest
+	 * (`ssg edit` adds a block with lastmod to a BSSG HTML post) */
+	had_fm = fm->root != NULL;
+	if (!had_fm) {
+		fm->root = xcalloc(1, sizeof(*fm->root));
+		fm->root->kind = YNODE_MAP;
+		fm->root->line = 1;
+	}
+	before = count_keys(fm->root);
 	text = fm->body;
 	/* BSSG's grep -o '<title>[^<]*</title>' and
 	 * 'name="F" content="[^"]*"', first of each */
-	fm->root = xcalloc(1, sizeof(*fm->root));
-	fm->root->kind = YNODE_MAP;
-	fm->root->line = 1;
 	if ((p = find(text, end, "<title>")) != NULL) {
 		for (q = p += 7; q < end && *q != '<'; q++)
 			;
 		if (find(q, end, "</title>") == q)
 			html_field(fm->root, "title", p, (size_t)(q - p),
-			    line_of(text, p));
+			    fm->body_line - 1 + line_of(text, p));
 	}
 	for (i = 0; i < sizeof(html_fields) / sizeof(html_fields[0]); i++) {
 		snprintf(pat, sizeof(pat), "name=\"%s\" content=\"",
@@ -421,11 +438,13 @@ frontmatter_parse_html(struct frontmatter *fm, const char *text, size_t len,
 		p += strlen(pat);
 		if ((q = memchr(p, '"', (size_t)(end - p))) != NULL)
 			html_field(fm->root, html_fields[i][1], p,
-			    (size_t)(q - p), line_of(text, p));
+			    (size_t)(q - p), fm->body_line - 1 +
+			    line_of(text, p));
 	}
-	if (fm->root->child == NULL) {
-		/* no metadata: a fragment, published whole */
-		frontmatter_release(fm);
+	if (count_keys(fm->root) == before) {
+		/* no tags: a fragment, published whole */
+		if (!had_fm)
+			frontmatter_release(fm);
 		return 0;
 	}
 	/* the body: the lines between the one with <body...> and the one
@@ -436,13 +455,16 @@ frontmatter_parse_html(struct frontmatter *fm, const char *text, size_t len,
 			if ((q = find(p, p + n, "<body")) != NULL &&
 			    memchr(q, '>', (size_t)(p + n - q)) != NULL) {
 				start = next;
-				fm->body_line = line_of(text, next);
+				fm->body_line += line_of(text, next) - 1;
 			}
 		} else if (find(p, p + n, "</body>") != NULL)
 			break;
 	}
-	fm->body = start ? start : end;
-	fm->body_len = start ? (size_t)(p - start) : 0;
+	if (start != NULL) {
+		fm->body = start;
+		fm->body_len = (size_t)(p - start);
+	} else if (!had_fm)
+		fm->body_len = 0;	/* BSSG finds no text without <body> */
 	return 0;
 }
 

@@ -81,6 +81,13 @@ check "HTML post: fediverse:creator from its meta tag" contains "$H" \
 check "HTML post: tags from its meta tag" contains "$H" 'href="/tags/mice/"'
 check "HTML post: the body's text" contains "$H" '<p>Body of post 23.</p>'
 check "HTML post: not its head" sh -c "! grep -q '<meta name=\"tags\"\|<body>' '$H'"
+# ssg edit stamps lastmod into a front matter block; the document's own
+# tags still give the rest.
+EDITOR=true "$SSG" edit -C "$S" posts/2025-01-23-p23.html --no-build >/dev/null 2>&1
+check "edit of an HTML post: lastmod in front matter" grep -q '^lastmod: ' "$S/posts/2025-01-23-p23.html"
+"$SSG" build -C "$S" -q 2>/dev/null
+check "edited HTML post: title still from <title>" contains "$H" '<title>HTML: Tom &amp; Jerry - Front matter</title>'
+check "edited HTML post: body still inside <body> only" sh -c "grep -q '<p>Body of post 23.</p>' '$H' && ! grep -q '<meta name=\"tags\"' '$H'"
 check "key given twice: warning with file and line" \
 	grep -q "posts/2025-01-21-p21.md:5: warning: 'title' is given again" "$T/err"
 check "no title: warning with file" \

@@ -247,6 +247,23 @@ main(void)
 		OK(frontmatter_parse_html(&fm, frag, strlen(frag), "f.html",
 		    d) == 0 && fm.root == NULL && fm.body == frag &&
 		    fm.body_len == strlen(frag), "a fragment is all body");
+		{
+			struct buf m = BUF_INIT;
+
+			buf_printf(&m, "---\nlastmod: 2025-02-01\n---\n%s", html);
+			OK(frontmatter_parse_html(&fm, m.ptr, m.len, "m.html",
+			    d) == 0, "front matter over a document");
+			IS_STR(fm_str(&fm, "lastmod"), "2025-02-01",
+			    "lastmod from the front matter");
+			IS_STR(fm_str(&fm, "title"), "A & B: \"c\"",
+			    "title from <title>");
+			IS_INT(fm_line(&fm, "date"), 8, "meta line in the file");
+			OK(fm.body_len == 22 && strncmp(fm.body, "<p>One</p>", 10)
+			    == 0, "body inside <body>");
+			IS_INT(fm.body_line, 14, "its line");
+			frontmatter_release(&fm);
+			buf_release(&m);
+		}
 		OK(frontmatter_parse_html(&fm, withfm, strlen(withfm), "w.html",
 		    d) == 0 && strcmp(fm_str(&fm, "title"), "Front") == 0 &&
 		    strcmp(fm.body, "<p>x</p>\n") == 0, "front matter first");
