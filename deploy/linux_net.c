@@ -123,6 +123,18 @@ host_rules(struct buf *b, const struct spec *s)
 	buf_release(&t);
 }
 
+/*
+ * The proxy jail has a default route when packets from outside the host
+ * reach it: ACME, and host ports on an address other than loopback, whose
+ * clients keep their own address and get their answers back through the
+ * gateway. Its output rules still admit only answers and the site jails.
+ */
+static int
+routes_out(const struct spec *s, const char *jail)
+{
+	return lx_is_proxy(jail) && needs_forwarding(s);
+}
+
 /* What a jail was created with; compared on observe. */
 void
 lx_jail_descriptor(struct buf *b, const struct spec *s, const char *jail)
@@ -136,7 +148,7 @@ lx_jail_descriptor(struct buf *b, const struct spec *s, const char *jail)
 	spec_ntoa(a, as);
 	buf_printf(b, "netns %s\nveth %s\nbridge %s\naddress %s/%d\n"
 	    "route %s\n", ns.ptr, veth.ptr, s->net.bridge, as, s->net.prefix,
-	    lx_is_proxy(jail) && s->proxy.tls == TLS_ACME ? s->net.gateway_str :
+	    routes_out(s, jail) ? s->net.gateway_str :
 	    "none");
 	jail_rules(b, s, jail);
 	buf_release(&ns);
@@ -318,7 +330,7 @@ lx_jail_create(const struct spec *s, const char *jail, struct diag *d)
 	    MUST(d, "ip", "-n", ns.ptr, "link", "set", "eth0", "up") == -1 ||
 	    MUST(d, "ip", "-n", ns.ptr, "link", "set", "lo", "up") == -1)
 		goto out;
-	if (lx_is_proxy(jail) && s->proxy.tls == TLS_ACME &&
+	if (routes_out(s, jail) &&
 	    MUST(d, "ip", "-n", ns.ptr, "route", "add", "default", "via",
 	    (char *)s->net.gateway_str) == -1)
 		goto out;

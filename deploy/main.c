@@ -398,15 +398,19 @@ static const struct cmd cmds[] = {
 	  "SITE|proxy",
 	  "Show the end of the server logs of a jail." },
 	{ "push", cmd_push, "push [-c FILE] [--no-build] [--cacert FILE] "
-	  "[--known-hosts F] [--identity F] SITE",
+	  "[--known-hosts F] [--identity F] [--max-parallel N] "
+	  "[--canary HOST] SITE",
 	  "Build the site (an ssg folder; --no-build pushes it as it is), "
-	  "commit, send, switch, check health; on failure put the previous "
-	  "release back." },
+	  "commit, stage on every host, then switch all and check health; "
+	  "on failure put every host back on its previous release." },
 	{ "rollback", cmd_rollback, "rollback [-c FILE] [--cacert FILE] "
-	  "SITE [ID]",
-	  "Switch back to the release before the current one, or to ID." },
-	{ "releases", cmd_releases, "releases [-c FILE] SITE",
-	  "List the releases on the host, oldest first." },
+	  "[--known-hosts F] [--identity F] [--max-parallel N] SITE [ID]",
+	  "Switch back to the release before the current one, or to ID, "
+	  "on every host of the site." },
+	{ "releases", cmd_releases, "releases [-c FILE] [--known-hosts F] "
+	  "[--identity F] SITE",
+	  "List the releases on every host, oldest first; exit 1 on drift "
+	  "(hosts serving different releases)." },
 	{ "agent", cmd_agent_wrap, "agent --root DIR --site NAME VERB",
 	  "Host side of push (started by deploy itself, locally or over "
 	  "ssh)." },

@@ -48,6 +48,7 @@ done
 run deploy/test_plan tests/deploy/test_plan
 run deploy/e2e_netns.sh sh tests/deploy/e2e_netns.sh bin/deploy
 run deploy/zero_downtime.sh sh tests/deploy/zero_downtime.sh bin/deploy
+run deploy/fleet.sh sh tests/deploy/fleet.sh bin/deploy
 run deploy/release/run.sh sh tests/deploy/release/run.sh
 run deploy/freebsd/run.sh sh tests/deploy/freebsd/run.sh
 echo

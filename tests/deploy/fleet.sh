@@ -1,0 +1,330 @@
+#!/bin/sh
+# A fleet of three hosts on this machine, as root: each host is a network
+# namespace of its own with a real sshd, its own jails (applied on the
+# host, as its operator would), its own state and releases. deploy reaches
+# them over SSH with the hosts' keys checked, and pushes one site to all
+# three: staged everywhere before any switch, switched together, put back
+# together. Every namespace, process and file it makes carries a unique
+# name and is removed on exit, also after a failure.
+#
+# usage: tests/deploy/fleet.sh [path/to/deploy]
+
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+DEPLOY=${1:-$top/bin/deploy}
+case $DEPLOY in /*) ;; *) DEPLOY=$(pwd)/$DEPLOY ;; esac
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit $?
+}
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "fleet: needs root (namespaces, nftables)" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+if [ ! -x "$DEPLOY" ]; then
+	echo "fleet: no $DEPLOY; build it first (make bin/deploy)" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+DEB="nginx nftables iproute2 curl util-linux openssh-server openssh-client openssl" \
+    sh "$top/tests/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
+SSHD=$(command -v sshd || echo /usr/sbin/sshd)
+
+# --- unique names -----------------------------------------------------
+id=$(( $$ % 100000 ))
+oct=$(( 20 + $$ % 200 ))
+work=$(mktemp -d /tmp/deploy-fleet.XXXXXX)
+chmod 755 "$work"
+hosts="1 2 3"
+hostns() { echo "flh$id-$1"; }
+hostip() { echo "10.233.$((oct + $1 - 1)).2"; }
+
+cleanup() {
+	cd /
+	for h in $hosts; do
+		ns=$(hostns "$h")
+		[ -e "/run/netns/$ns" ] || continue
+		ip netns exec "$ns" "$DEPLOY" destroy -f -c "$work/h$h/deploy.yaml" \
+		    >/dev/null 2>&1
+		for j in proxy blog; do
+			jn=fl$id-$h-$j
+			[ -e "/run/netns/$jn" ] || continue
+			for pid in $(ip netns pids "$jn" 2>/dev/null); do
+				kill -9 "$pid" 2>/dev/null
+			done
+			ip netns delete "$jn" 2>/dev/null
+		done
+		for pid in $(ip netns pids "$ns" 2>/dev/null); do
+			kill -9 "$pid" 2>/dev/null
+		done
+		ip netns delete "$ns" 2>/dev/null
+	done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+cd "$work" || exit 1
+
+# --- a certificate for the site, trusted by the checks ----------------
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+    -days 2 -subj /CN=blog.test -keyout key.pem -out cert.pem \
+    -addext "subjectAltName=DNS:blog.test" >/dev/null 2>&1
+ssh-keygen -q -t ed25519 -N '' -f client_key -C client
+: > known_hosts
+
+# --- three hosts: namespace, address, sshd, jails ----------------------
+start_sshd() {	# start_sshd H
+	ns=$(hostns "$1") d=$work/h$1
+	ip netns exec "$ns" "$SSHD" -D -e -f "$d/sshd_config" 2> "$d/sshd.log" &
+	i=0
+	while ! grep -q "Server listening" "$d/sshd.log" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+}
+mkdir -p /run/sshd src
+for h in $hosts; do
+	ns=$(hostns "$h") ip=$(hostip "$h") d=$work/h$h
+	mkdir -p "$d"
+	ip netns add "$ns"
+	ip link add "flv$id$h" type veth peer name eth0 netns "$ns"
+	ip addr add "10.233.$((oct + h - 1)).1/24" dev "flv$id$h"
+	ip link set "flv$id$h" up
+	ip netns exec "$ns" ip link set lo up
+	ip netns exec "$ns" ip addr add "$ip/24" dev eth0
+	ip netns exec "$ns" ip link set eth0 up
+	ssh-keygen -q -t ed25519 -N '' -f "$d/host_key" -C "host$h"
+	echo "$ip $(cut -d' ' -f1,2 "$d/host_key.pub")" >> known_hosts
+	cp client_key.pub "$d/authorized_keys"
+	cat > "$d/sshd_config" <<EOF
+ListenAddress $ip
+HostKey $d/host_key
+AuthorizedKeysFile $d/authorized_keys
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin prohibit-password
+StrictModes no
+UsePAM no
+PidFile $d/sshd.pid
+EOF
+	start_sshd "$h"
+	# The host's own deploy.yaml, applied on the host: its jails.
+	cat > "$d/deploy.yaml" <<EOF
+name: fl$id-$h
+platform: linux-netns
+state: $d/state
+network:
+  bridge: flb$h
+  subnet: 10.234.$((oct + h - 1)).0/24
+  proxy: 10.234.$((oct + h - 1)).2
+  ports:
+    - $ip:443 -> 443
+    - $ip:80 -> 80
+proxy:
+  kind: nginx
+  certificate: $work/cert.pem
+  key: $work/key.pem
+releases:
+  root: $d/www
+sites:
+  - name: blog
+    domains: [blog.test]
+    source: $work/src
+EOF
+	ip netns exec "$ns" "$DEPLOY" apply -c "$d/deploy.yaml" > "$d/apply.out" 2>&1 &
+	applying="${applying:-} $!"
+done
+for pid in $applying; do wait "$pid"; done
+for h in $hosts; do
+	if grep -q "^done:" "$work/h$h/apply.out" &&
+	    grep -q "Server listening" "$work/h$h/sshd.log"; then
+		ok "host $h: jails applied, sshd listening"
+	else
+		bad "host $h: set up"; cat "$work/h$h/apply.out" "$work/h$h/sshd.log"
+		finish
+	fi
+done
+
+# The fleet as deploy sees it from here.
+{
+	cat <<EOF
+name: fl$id
+platform: linux-netns
+network:
+  bridge: flb0
+  subnet: 10.235.$oct.0/24
+  proxy: 10.235.$oct.2
+proxy:
+  kind: nginx
+  certificate: $work/cert.pem
+  key: $work/key.pem
+releases:
+  root: /nonexistent
+hosts:
+EOF
+	for h in $hosts; do cat <<EOF
+  - name: h$h
+    host: ssh://root@$(hostip "$h")
+    agent: $DEPLOY
+    state: $work/h$h/state
+    releases:
+      root: $work/h$h/www
+    network:
+      bridge: flb$h
+      subnet: 10.234.$((oct + h - 1)).0/24
+      proxy: 10.234.$((oct + h - 1)).2
+      ports:
+        - $(hostip "$h"):443 -> 443
+EOF
+	done
+	cat <<EOF
+sites:
+  - name: blog
+    domains: [blog.test]
+    source: $work/src
+EOF
+} > fleet.yaml
+sed -e '/^  - name: h1$/,/^        - .*443$/d' -e '/^  - name: h3$/,/^        - .*443$/d' \
+    fleet.yaml > only2.yaml
+D() {	# D COMMAND ARGS: deploy with the fleet's keys (and CA where taken)
+	c=$1; shift
+	case $c in push|rollback) set -- "$@" --cacert "$work/cert.pem" ;; esac
+	"$DEPLOY" "$c" "$@" --known-hosts "$work/known_hosts" --identity "$work/client_key"
+}
+
+serving() {	# serving H: the release id host H serves for blog.test
+	curl -sS -m 5 --cacert "$work/cert.pem" \
+	    --resolve "blog.test:443:$(hostip "$1")" https://blog.test/.well-known/release 2>/dev/null
+}
+all_serve() {	# all_serve ID: every host serves ID
+	[ -n "$1" ] || return 1
+	for h in $hosts; do [ "$(serving "$h")" = "$1" ] || return 1; done
+}
+
+# --- push to all three -------------------------------------------------
+echo "<h1>one</h1>" > src/index.html
+D push -c fleet.yaml blog > push.out 2>&1; rc=$?
+r1=$(sed -n 's/^release //p' push.out)
+if [ $rc -eq 0 ] && grep -q "^staged on 3 hosts" push.out &&
+    grep -q "^switched 3 hosts within [0-9]* ms" push.out; then
+	ok "push to three hosts: staged on all, then $(grep -o 'switched 3 hosts within [0-9]* ms' push.out)"
+else
+	bad "push to three hosts (rc $rc)"; cat push.out
+fi
+all_serve "$r1" && ok "every host serves $r1 over HTTPS" || bad "not every host serves $r1"
+D releases -c fleet.yaml blog > rel.out 2>&1 && ok "releases: no drift" ||
+    { bad "releases on a fresh fleet"; cat rel.out; }
+[ "$(grep -c "^host h[123]: $r1 .* current" rel.out)" -eq 3 ] &&
+    ok "releases lists each host's current release" || { bad "releases output"; cat rel.out; }
+
+sleep 1
+echo "<h1>two</h1>" > src/index.html
+D push -c fleet.yaml blog > push.out 2>&1
+r2=$(sed -n 's/^release //p' push.out)
+all_serve "$r2" && ok "second push: every host serves $r2" || { bad "second push"; cat push.out; }
+
+# --- drift: one host rolled back alone ---------------------------------
+D rollback -c only2.yaml blog > rb.out 2>&1 && [ "$(serving 2)" = "$r1" ] &&
+    ok "one host rolled back alone" || { bad "rollback of host 2"; cat rb.out; }
+D releases -c fleet.yaml blog > rel.out 2>&1; rc=$?
+if [ $rc -eq 1 ] && grep -q "drift: site blog is at $r2 on h1 but at $r1 on h2" rel.out; then
+	ok "drift reported, exit 1"
+else
+	bad "drift (rc $rc)"; cat rel.out
+fi
+D rollback -c fleet.yaml blog > rb.out 2>&1; rc=$?
+if [ $rc -ne 0 ] && grep -q "host h2: no release before the current one" rb.out &&
+    [ "$(serving 1)" = "$r2" ] && [ "$(serving 2)" = "$r1" ]; then
+	ok "rollback without an id refuses when the hosts disagree, nothing changed"
+else
+	bad "rollback of a drifted fleet (rc $rc)"; cat rb.out
+fi
+D rollback -c fleet.yaml blog "$r2" > rb.out 2>&1 && all_serve "$r2" &&
+    ok "rollback to a named release brings every host to it" || { bad "rollback to $r2"; cat rb.out; }
+
+# --- a host down: nothing switches anywhere -----------------------------
+kill "$(cat "$work/h3/sshd.pid")" 2>/dev/null
+sleep 1
+echo "<h1>three</h1>" > src/index.html
+D push -c fleet.yaml blog > push.out 2>&1; rc=$?
+r3=$(sed -n 's/^release //p' push.out)
+if [ $rc -eq 1 ] && grep -q "^host h3: not staged" push.out &&
+    grep -q "^nothing switched: 1 of 3 hosts could not stage" push.out; then
+	ok "push with one host unreachable: nothing switched, exit 1, host named"
+else
+	bad "push with h3 down (rc $rc)"; cat push.out
+fi
+all_serve "$r2" && ok "every host still serves $r2" || bad "a host switched while h3 was down"
+start_sshd 3
+D push -c fleet.yaml blog > push.out 2>&1
+r3=$(sed -n 's/^release //p' push.out)
+all_serve "$r3" &&
+    ok "host back: the next push brings all three to $r3" || { bad "catch-up push"; cat push.out; }
+
+# --- deploy killed between the phases -----------------------------------
+sleep 1
+echo "<h1>four</h1>" > src/index.html
+DEPLOY_TEST_PAUSE="between-phases:$work/pause.pid" D push -c fleet.yaml blog \
+    > push.out 2>&1 &
+bg=$!
+i=0
+while [ ! -s pause.pid ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+if [ -s pause.pid ]; then
+	kill -9 "$(cat pause.pid)" 2>/dev/null
+	wait "$bg" 2>/dev/null
+	all_serve "$r3" && ok "kill -9 between the phases: every host still on $r3" ||
+	    bad "a host switched before the kill"
+	D push -c fleet.yaml blog > push.out 2>&1; r4=$(sed -n 's/^release //p' push.out)
+	all_serve "$r4" && ok "the next push completes on all three" || { bad "push after kill"; cat push.out; }
+else
+	wait "$bg"; bad "push never reached the pause between phases"; cat push.out
+fi
+
+# --- load through all three proxies during a push ------------------------
+load() {	# load H: requests until stop exists; one line per answer
+	while [ ! -e "$work/stop" ]; do
+		serving "$1" > "$work/one.$1" 2>/dev/null || echo FAIL > "$work/one.$1"
+		v=$(cat "$work/one.$1"); [ -n "$v" ] || v=FAIL
+		echo "$v" >> "$work/load.$1"
+		[ -e "$work/switched" ] && echo "after $v" >> "$work/load.$1"
+	done
+}
+loaders=
+for h in $hosts; do load "$h" & loaders="$loaders $!"; done
+sleep 1
+echo "<h1>five</h1>" > src/index.html
+D push -c fleet.yaml blog > push.out 2>&1; rc=$?
+: > switched
+r5=$(sed -n 's/^release //p' push.out)
+sleep 1
+: > stop
+for pid in $loaders; do wait "$pid"; done
+n=$(cat load.1 load.2 load.3 | grep -vc '^after')
+fails=$(cat load.1 load.2 load.3 | grep -c 'FAIL')
+old=$(cat load.1 load.2 load.3 | grep '^after ' | grep -vc "^after $r5\$")
+if [ $rc -eq 0 ] && [ "$n" -gt 20 ] && [ "$fails" -eq 0 ] && [ "$old" -eq 0 ]; then
+	ok "$n requests through three proxies during a push: 0 failed, none old after the switch"
+else
+	bad "load during push: rc $rc, $n requests, $fails failed, $old old after the switch"
+fi
+
+# --- a failed health check on one host puts all three back ---------------
+# (the host's port forwarding to its proxy goes away)
+ip netns exec "$(hostns 1)" nft flush ruleset
+sleep 1
+echo "<h1>six</h1>" > src/index.html
+D push -c fleet.yaml blog > push.out 2>&1; rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c "^host h[123]: health check failed: back to $r5" push.out)" -eq 3 ]; then
+	ok "health check failed on h1: every host put back, exit 1"
+else
+	bad "failed health check on one host (rc $rc)"; cat push.out
+fi
+[ -n "$r5" ] && [ "$(serving 2)" = "$r5" ] && [ "$(serving 3)" = "$r5" ] &&
+    ok "h2 and h3 serve $r5 again" || bad "h2/h3 not back on $r5"
+finish
