@@ -112,6 +112,11 @@ load_one(size_t i, void *arg)
 		srccache_put(b->cache, i, s->key, &st, h, p);
 		goto out;
 	}
+	/* never read whole what is bound to be refused */
+	if ((uint64_t)st.st_size > CONTENT_MAX_BYTES) {
+		content_check_bounds(s->path, NULL, (size_t)st.st_size, b->d);
+		goto out;
+	}
 	if (read_stable(b, s, &st, &text) == -1)
 		goto out;
 	h = hash64(text.ptr, text.len);

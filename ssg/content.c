@@ -149,6 +149,9 @@ content_load(struct post *p, enum content_kind kind, const char *path,
 	memset(p, 0, sizeof(*p));
 	p->kind = kind;
 	p->src = arena_strdup(a, path);
+	if (stat(path, &st) == 0 && content_check_bounds(path, NULL,
+	    (size_t)st.st_size, d) != 0)
+		return -1;
 	if (stat(path, &st) == -1 || fs_read(path, &text) == -1) {
 		diag_error(d, path, 0, "cannot read: %s", strerror(errno));
 		buf_release(&text);
@@ -158,6 +161,45 @@ content_load(struct post *p, enum content_kind kind, const char *path,
 	    c, a, d);
 	buf_release(&text);
 	return rc;
+}
+
+/* Why the body could not be rendered, at its line in the file. */
+static void
+md_error(const struct md_out *md, const struct frontmatter *fm,
+    const char *path, struct diag *d)
+{
+	int line = fm->body_line > 0 ? fm->body_line : 1;
+
+	if (md->error_line > 0)
+		line += md->error_line - 1;
+	diag_error(d, path, line, "%s", md->error ? md->error :
+	    "Markdown could not be parsed");
+}
+
+int
+content_check_bounds(const char *path, const char *text, size_t len,
+    struct diag *d)
+{
+	const char *p = text, *end = text + len, *nl;
+	int line = 1;
+
+	if (len > CONTENT_MAX_BYTES) {
+		diag_error(d, path, 1, "larger than %u MB (%zu bytes): left "
+		    "out (split it; large files belong in static/)",
+		    CONTENT_MAX_BYTES >> 20, len);
+		return 1;
+	}
+	for (; text != NULL && p < end; p = nl + 1, line++) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if ((size_t)(nl - p) > CONTENT_MAX_LINE) {
+			diag_error(d, path, line, "line longer than %u MB (%zu "
+			    "bytes): left out", CONTENT_MAX_LINE >> 20,
+			    (size_t)(nl - p));
+			return line;
+		}
+	}
+	return 0;
 }
 
 int
@@ -178,6 +220,8 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 	md.raw_html = (enum md_raw_html)md_raw_html_mode(c->raw_html);
 	p->kind = kind;
 	p->src = arena_strdup(a, path);
+	if (content_check_bounds(path, text, len, d) != 0)
+		goto out;
 	if ((bad = utf8_check(text, len)) != 0) {
 		diag_error(d, path, bad, "not valid UTF-8 text");
 		goto out;
@@ -269,8 +313,7 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 		html_plain_text(fm.body, fm.body_len, EXCERPT_MAX, &md);
 	} else if (markdown_render(fm.body, fm.body_len, EXCERPT_MAX,
 	    &md) == -1) {
-		diag_error(d, path, fm.body_line, "Markdown could not be "
-		    "parsed");
+		md_error(&md, &fm, path, d);
 		goto out;
 	}
 	p->html = arena_strndup(a, md.html.ptr, md.html.len);
@@ -380,8 +423,7 @@ load_html(struct post *p, const struct site_config *c, struct arena *a,
 	if (p->is_html)
 		buf_add(&md.html, fm.body, fm.body_len);
 	else if (markdown_render(fm.body, fm.body_len, EXCERPT_MAX, &md) == -1) {
-		diag_error(d, p->src, fm.body_line, "Markdown could not be "
-		    "parsed");
+		md_error(&md, &fm, p->src, d);
 		goto out;
 	}
 	p->html = arena_strndup(a, md.html.ptr, md.html.len);

@@ -72,6 +72,24 @@ struct post {
 };
 
 /*
+ * Bounds on one source. A post or page is text someone wrote; a file past
+ * these is a mistake (a log or a dump saved into posts/), and parsing it
+ * would cost time and memory out of all proportion: cmark takes some
+ * 100 bytes of memory for each byte of dense Markdown. Such a file is an
+ * error and left out; the rest of the site is built.
+ */
+#define CONTENT_MAX_BYTES	(10u << 20)	/* 10 MB: a long book */
+#define CONTENT_MAX_LINE	(1u << 20)	/* 1 MB: no written line comes near */
+
+/*
+ * 0 if text (len bytes) is within the bounds above, else the line (1 on)
+ * where it goes past one, after an error "path:line: ..." in d. With text
+ * NULL, only the size is checked: before reading a file of that size.
+ */
+int	content_check_bounds(const char *path, const char *text, size_t len,
+	    struct diag *d);
+
+/*
  * Reads the file at path into p. rel is the path inside its folder (for
  * slugs and URL formats); now is the build time (used for files without a
  * date). Returns 0, or -1 after recording every problem found in the file

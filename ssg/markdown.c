@@ -22,6 +22,8 @@ static const char *const extension_names[] = {
 	"table", "strikethrough", "autolink", "tasklist", "tagfilter"
 };
 #define NEXT_ALWAYS	4
+#define STR_(x)		#x
+#define STR(x)		STR_(x)
 
 /*
  * cmark-gfm (0.29) keeps the special inline characters of extensions in a
@@ -85,6 +87,8 @@ md_out_init(struct md_out *o)
 	buf_init(&o->excerpt);
 	o->words = 0;
 	o->raw_html = MD_RAW_KEEP;
+	o->error = NULL;
+	o->error_line = 0;
 }
 
 void
@@ -230,7 +234,7 @@ node_text(cmark_node *node, struct buf *out)
  * cmark renders the id without any post-processing of its HTML.
  */
 static void
-add_heading_ids(cmark_node **heads, size_t nheads)
+add_heading_ids(cmark_node **heads, size_t nheads, cmark_mem *mem)
 {
 	cmark_node *n, *blk, *child;
 	char **seen = NULL;
@@ -261,7 +265,7 @@ add_heading_ids(cmark_node **heads, size_t nheads)
 		}
 		xgrow((void **)&seen, &scap, nseen + 1, sizeof(*seen));
 		seen[nseen++] = xstrdup(id.ptr);
-		blk = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, mdmem());
+		blk = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, mem);
 		buf_clear(&tag);
 		buf_printf(&tag, "<h%d id=\"", level);
 		esc_html(&tag, id.ptr, id.len);
@@ -291,7 +295,80 @@ struct doc_facts {
 	struct buf	 excerpt;
 	cmark_node	**heads;	/* headings, in order */
 	size_t		 nheads, cap;
+	int		 deep_line;	/* where nesting first passes the limit */
 };
+
+/*
+ * The first line (1 on) whose quote and list markers alone, at its start,
+ * nest deeper than MD_MAX_NESTING; 0 if none. Checked before parsing,
+ * since such a line is what makes cmark's memory grow.
+ */
+static int
+deep_line(const char *s, size_t n)
+{
+	const char *end = s + n, *d;
+	int line = 1, depth;
+
+	while (s < end) {
+		for (depth = 0; s < end; ) {
+			while (s < end && (*s == ' ' || *s == '\t'))
+				s++;
+			if (s < end && *s == '>') {
+				s++;
+			} else if (s + 1 < end && (*s == '-' || *s == '+' ||
+			    *s == '*') && (s[1] == ' ' || s[1] == '\t')) {
+				s += 2;
+			} else {
+				for (d = s; d < end && d - s < 9 &&
+				    *d >= '0' && *d <= '9'; d++)
+					;
+				if (d == s || d + 1 >= end ||
+				    (*d != '.' && *d != ')') ||
+				    (d[1] != ' ' && d[1] != '\t'))
+					break;
+				s = d + 2;
+			}
+			if (++depth > MD_MAX_NESTING)
+				return line;
+		}
+		if ((s = memchr(s, '\n', (size_t)(end - s))) == NULL)
+			break;
+		s++;
+		line++;
+	}
+	return 0;
+}
+
+/* cmark's leaves: entered, never left (see cmark_iter_next). */
+static int
+is_leaf(cmark_node_type type)
+{
+	switch (type) {
+	case CMARK_NODE_HTML_BLOCK:
+	case CMARK_NODE_THEMATIC_BREAK:
+	case CMARK_NODE_CODE_BLOCK:
+	case CMARK_NODE_TEXT:
+	case CMARK_NODE_SOFTBREAK:
+	case CMARK_NODE_LINEBREAK:
+	case CMARK_NODE_CODE:
+	case CMARK_NODE_HTML_INLINE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The line a node starts on, or its nearest ancestor's that says. */
+static int
+node_line(cmark_node *n)
+{
+	int line = 0;
+
+	for (; n != NULL && (line = cmark_node_get_start_line(n)) == 0;
+	    n = cmark_node_parent(n))
+		;
+	return line;
+}
 
 /*
  * One walk over the document: words over its whole text (block ends and
@@ -308,11 +385,16 @@ walk_doc(cmark_node *doc, size_t max, struct doc_facts *f)
 	struct buf t = BUF_INIT;
 	const char *lit;
 	size_t len;
-	int in = 0, full = 0;
+	int in = 0, full = 0, depth = -1;	/* the document: 0 */
 
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		n = cmark_iter_get_node(it);
 		type = cmark_node_get_type(n);
+		if (ev == CMARK_EVENT_ENTER && !is_leaf(type) &&
+		    ++depth > MD_MAX_NESTING && f->deep_line == 0)
+			f->deep_line = node_line(n) > 0 ? node_line(n) : 1;
+		if (ev == CMARK_EVENT_EXIT)
+			depth--;
 		if (ev == CMARK_EVENT_EXIT) {
 			if ((type & CMARK_NODE_TYPE_MASK) != CMARK_NODE_TYPE_BLOCK)
 				continue;
@@ -360,6 +442,32 @@ walk_doc(cmark_node *doc, size_t max, struct doc_facts *f)
 	buf_release(&t);
 }
 
+/*
+ * cmark frees and allocates again all through a parse; the bump allocator
+ * (mdmem) frees nothing until the end, so it holds all cmark ever asked
+ * for. For a post of a few hundred kilobytes that beats malloc; for a
+ * large one malloc is as fast (10 MB of prose: 0.42 s against 0.60 s) and
+ * holds only what is live, which on some texts is far less (1 MB of
+ * 'w', each tried as the start of "www." by the autolink extension:
+ * 179 MB against 230 MB).
+ */
+#define MD_BUMP_MAX	(256u << 10)
+
+/* Frees what one parse made: with mdmem all at once, else one by one. */
+static void
+release(cmark_mem *mem, cmark_parser *p, cmark_node *doc, char *html)
+{
+	if (mem != cmark_get_default_mem_allocator()) {
+		mdmem_reset();
+		return;
+	}
+	if (html != NULL)
+		mem->free(html);
+	if (doc != NULL)
+		cmark_node_free(doc);
+	cmark_parser_free(p);
+}
+
 int
 markdown_render(const char *src, size_t n, size_t excerpt_max,
     struct md_out *o)
@@ -371,7 +479,13 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 	char *html;
 	size_t i, next;
 	int locked, opts = MD_OPTIONS;
+	cmark_mem *mem;
 
+	if ((o->error_line = deep_line(src, n)) != 0) {
+		o->error = "nested deeper than " STR(MD_MAX_NESTING) " levels "
+		    "(quotes, lists): left out";
+		return -1;
+	}
 	/* without UNSAFE, cmark writes "<!-- raw HTML omitted -->" */
 	if (o->raw_html == MD_RAW_OMIT)
 		opts &= ~CMARK_OPT_UNSAFE;
@@ -379,7 +493,9 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 	locked = !atomic_load(&interposed);
 	if (locked)
 		pthread_mutex_lock(&parse_lock);
-	p = cmark_parser_new_with_mem(opts, mdmem());
+	/* a large text with cmark's own allocator: see MD_BUMP_MAX */
+	mem = n > MD_BUMP_MAX ? cmark_get_default_mem_allocator() : mdmem();
+	p = cmark_parser_new_with_mem(opts, mem);
 	for (i = 0; i < next; i++)
 		if ((ext = cmark_find_syntax_extension(extension_names[i])))
 			cmark_parser_attach_syntax_extension(p, ext);
@@ -388,22 +504,30 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 	if (locked)
 		pthread_mutex_unlock(&parse_lock);
 	if (doc == NULL) {
-		cmark_parser_free(p);
-		mdmem_reset();
+		o->error = "Markdown could not be parsed";
+		release(mem, p, NULL, NULL);
 		return -1;
 	}
 	memset(&f, 0, sizeof(f));
 	f.excerpt = o->excerpt;
 	walk_doc(doc, excerpt_max, &f);
+	if (f.deep_line != 0) {
+		o->error = "nested deeper than " STR(MD_MAX_NESTING) " levels "
+		    "(quotes, lists, emphasis): left out";
+		o->error_line = f.deep_line;
+		o->excerpt = f.excerpt;
+		free(f.heads);
+		release(mem, p, doc, NULL);
+		return -1;
+	}
 	o->excerpt = f.excerpt;
 	o->words = f.words;
-	add_heading_ids(f.heads, f.nheads);
+	add_heading_ids(f.heads, f.nheads, mem);
 	free(f.heads);
 	html = cmark_render_html_with_mem(doc, opts,
-	    cmark_parser_get_syntax_extensions(p), mdmem());
+	    cmark_parser_get_syntax_extensions(p), mem);
 	buf_adds(&o->html, html);
-	/* every node, buffer and the HTML: gone at once */
-	mdmem_reset();
+	release(mem, p, doc, html);
 	return 0;
 }
 

@@ -376,9 +376,11 @@ render_tmpl(const struct render *r, const char *name, struct val *top,
 	const struct val *stack[2] = { r->site, top };
 	int rc;
 
-	rc = tmpl_render(r->t, name, stack, 2, out);
+	rc = tmpl_render_err(r->t, name, stack, 2, out, err);
 	if (rc == -1)
 		buf_printf(err, "template '%s' not found", name);
+	else if (rc == 1)
+		rc = -1;	/* cut short: err says where */
 	val_free(top);
 	return rc;
 }

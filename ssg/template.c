@@ -88,6 +88,98 @@ tmpl_set_add(struct tmpl_set *s, const char *name, const char *src,
 	return 0;
 }
 
+/*
+ * Partials that include themselves whatever the data. An inclusion inside
+ * a section or an inverted section depends on the data (the spec's
+ * recursive partials end where the data ends); one outside any never
+ * ends, and is an error here rather than a cut at TMPL_MAX_DEPTH in every
+ * page. Parents count as inclusions; their block arguments do not.
+ */
+struct cycle_walk {
+	const struct tmpl_set	*s;
+	unsigned char		*color;	/* per slot: 0 new, 1 open, 2 done */
+	const char		**chain;	/* names of the open ones */
+	size_t			 depth;
+	struct diag		*d;
+};
+
+static int
+node_line(const struct tmpl *t, const struct node *n)
+{
+	const char *p;
+	int line = 1;
+
+	for (p = t->src; p < n->str; p++)
+		line += *p == '\n';
+	return line;
+}
+
+static int
+find_cycle(struct cycle_walk *w, size_t slot)
+{
+	const struct tmpl *t = w->s->slots[slot], *u;
+	const struct node *n = t->nodes, *end = t->nodes + t->nnodes;
+	struct buf chain = BUF_INIT;
+	size_t us, i;
+	int rc = 0;
+
+	w->color[slot] = 1;
+	w->chain[w->depth++] = t->name;
+	while (n < end && rc == 0) {
+		if (n->type == N_SECTION || n->type == N_INVERTED) {
+			n += 1 + n->span;	/* up to the data */
+			continue;
+		}
+		if ((n->type != N_PARTIAL && n->type != N_PARENT) ||
+		    n->dynamic ||
+		    (u = set_find(w->s, n->str, n->len,
+		    n->hash)) == NULL) {
+			n += n->type == N_BLOCK ? 1 : 1 + n->span;
+			continue;
+		}
+		us = set_slot(w->s, n->str, n->len, n->hash);
+		if (w->color[us] == 1) {
+			for (i = 0; i < w->depth; i++)
+				if (w->s->slots[us]->name == w->chain[i])
+					break;
+			for (; i < w->depth; i++)
+				buf_printf(&chain, "%s > ", w->chain[i]);
+			buf_adds(&chain, u->name);
+			diag_error(w->d, t->name, node_line(t, n), "'%.*s' "
+			    "includes itself outside any section (%s): it "
+			    "would never end", (int)n->len, n->str, chain.ptr);
+			buf_release(&chain);
+			rc = -1;
+		} else if (w->color[us] == 0)
+			rc = find_cycle(w, us);
+		n += 1 + n->span;
+	}
+	w->depth--;
+	w->color[slot] = 2;
+	return rc;
+}
+
+int
+tmpl_set_check(const struct tmpl_set *s, struct diag *d)
+{
+	struct cycle_walk w;
+	size_t i;
+	int rc = 0;
+
+	w.s = s;
+	w.color = xcalloc(s->cap + 1, 1);
+	w.chain = xcalloc(s->n + 1, sizeof(*w.chain));
+	w.depth = 0;
+	w.d = d;
+	for (i = 0; i < s->cap; i++)
+		if (s->slots[i] != NULL && w.color[i] == 0 &&
+		    find_cycle(&w, i) == -1)
+			rc = -1;
+	free(w.color);
+	free(w.chain);
+	return rc;
+}
+
 int
 tmpl_set_has(const struct tmpl_set *s, const char *name)
 {
@@ -121,6 +213,9 @@ struct rstate {
 	struct buf		*out;
 	int			 depth;
 	unsigned long		 expansions;
+	const struct tmpl	*cur;		/* the innermost partial */
+	const struct tmpl	*cut_t;		/* where expanding first */
+	const struct node	*cut_n;		/* stopped, if it did */
 };
 
 /* Whether one more expansion is allowed; counts it if so. */
@@ -210,6 +305,7 @@ static void
 render_include(struct rstate *st, const struct node *n,
     const struct frame *top, const struct indent *ind, const struct args *args)
 {
+	const struct tmpl *cur;
 	const struct tmpl *t;
 	const struct val *v;
 	const char *name = n->str;
@@ -226,8 +322,15 @@ render_include(struct rstate *st, const struct node *n,
 		hash = val_hash(name, len);
 	}
 	if ((t = set_find(st->set, name, len, hash)) == NULL ||
-	    t->nnodes == 0 || !may_expand(st))
+	    t->nnodes == 0)
 		return;
+	if (!may_expand(st)) {
+		if (st->cut_n == NULL) {
+			st->cut_t = st->cur;
+			st->cut_n = n;
+		}
+		return;
+	}
 	/* A partial is a parent without arguments: outer ones still apply. */
 	if (n->type == N_PARENT) {
 		a.parent = n;
@@ -235,8 +338,11 @@ render_include(struct rstate *st, const struct node *n,
 		args = &a;
 	}
 	st->depth++;
+	cur = st->cur;
+	st->cur = t;
 	render(st, t->nodes, t->nodes + t->nnodes, top,
 	    inner_indent(n, ind, &link), args);
+	st->cur = cur;
 	st->depth--;
 }
 
@@ -264,8 +370,13 @@ render_block(struct rstate *st, const struct node *n,
 		    n->standalone ? inner_indent(n, ind, &link) : ind, args);
 		return;
 	}
-	if (!may_expand(st))
+	if (!may_expand(st)) {
+		if (st->cut_n == NULL) {
+			st->cut_t = st->cur;
+			st->cut_n = n;
+		}
 		return;
+	}
 	st->depth++;
 	render(st, over + 1, over + 1 + over->span, top,
 	    inner_indent(n, ind, &link), args);
@@ -331,6 +442,13 @@ int
 tmpl_render(const struct tmpl_set *s, const char *name,
     const struct val *const *ctx, size_t n, struct buf *out)
 {
+	return tmpl_render_err(s, name, ctx, n, out, NULL);
+}
+
+int
+tmpl_render_err(const struct tmpl_set *s, const char *name,
+    const struct val *const *ctx, size_t n, struct buf *out, struct buf *err)
+{
 	const struct tmpl *t;
 	struct rstate st;
 	size_t len = strlen(name);
@@ -343,7 +461,25 @@ tmpl_render(const struct tmpl_set *s, const char *name,
 	st.out = out;
 	st.depth = 0;
 	st.expansions = 0;
+	st.cur = t;
+	st.cut_t = NULL;
+	st.cut_n = NULL;
 	if (t->nnodes > 0)
 		render(&st, t->nodes, t->nodes + t->nnodes, NULL, NULL, NULL);
-	return 0;
+	if (st.cut_n == NULL)
+		return 0;
+	if (err != NULL) {
+		const struct tmpl *c = st.cut_t;
+
+		/* a block's node may belong to another template */
+		if (c != NULL && st.cut_n->str >= c->src &&
+		    st.cut_n->str < c->src + strlen(c->src))
+			buf_printf(err, "%s:%d: ", c->name,
+			    node_line(c, st.cut_n));
+		buf_printf(err, "'%.*s' is included more than %d deep or more "
+		    "than %d times (does it include itself?): rendering "
+		    "stopped there", (int)st.cut_n->len, st.cut_n->str,
+		    TMPL_MAX_DEPTH, TMPL_MAX_EXPANSIONS);
+	}
+	return 1;
 }

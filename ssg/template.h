@@ -41,16 +41,28 @@ void	 tmpl_set_free(struct tmpl_set *s);
  */
 int	 tmpl_set_add(struct tmpl_set *s, const char *name, const char *src,
 	    size_t len, struct diag *d);
+/*
+ * Checks that no template includes itself (by partials or parents, through
+ * others or not) outside any section, which would never end: returns 0,
+ * or -1 after an error "name:line: ..." in d for each such loop.
+ */
+int	 tmpl_set_check(const struct tmpl_set *s, struct diag *d);
 /* 1 if s holds a template called name, else 0. */
 int	 tmpl_set_has(const struct tmpl_set *s, const char *name);
 
 /*
  * Renders template name with the context stack ctx[0..n-1] (ctx[n-1] on
- * top, searched first), appending to out. Returns 0, or -1 (out untouched)
+ * top, searched first), appending to out. Returns 0, 1 if expansions were
+ * cut short (see above), or -1 (out untouched)
  * if name is unknown. Read-only on s and ctx: any number of threads may
  * render from one set at once.
  */
 int	 tmpl_render(const struct tmpl_set *s, const char *name,
 	    const struct val *const *ctx, size_t n, struct buf *out);
+/* The same; when expansions were cut short (see above), returns 1 with
+ * "name:line: ..." in err (may be NULL), out holding what was rendered. */
+int	 tmpl_render_err(const struct tmpl_set *s, const char *name,
+	    const struct val *const *ctx, size_t n, struct buf *out,
+	    struct buf *err);
 
 #endif

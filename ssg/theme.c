@@ -140,6 +140,8 @@ theme_load_templates(struct tmpl_set *t, const char *builtin,
 	free(dir);
 	if (site_templates != NULL)
 		fs_walk_in(site_templates, bd, load_one, &tl);
+	if (tl.rc == 0 && tmpl_set_check(t, d) == -1)
+		tl.rc = -1;
 	if (hash)
 		*hash = hash64(tl.all.ptr, tl.all.len);
 	buf_release(&tl.all);

@@ -8,6 +8,12 @@
 #include "diag.h"
 #include "mem.h"
 
+/*
+ * Settings and front matter are a few levels deep; a document nested
+ * deeper is a mistake or an attack on the recursion below. Aliases (*name)
+ * are refused outright (see parse_node): expanding them is how a few lines
+ * of YAML grow into gigabytes ("billion laughs").
+ */
 #define YAML_MAX_DEPTH 64
 
 struct yparse {

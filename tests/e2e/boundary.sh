@@ -178,4 +178,138 @@ if command -v curl >/dev/null 2>&1 && "$SSG" serve --help >/dev/null 2>&1; then
 	rm -f "$S/output/leak.txt" "$S/output/leakdir"
 fi
 
+# Bounded inputs: each bound, just under builds, just over is an error
+# "path:line: error: ..." in bounded time, the rest of the site is built,
+# and the build's peak memory stays under twice that of the site without
+# the bad input.
+B="$T/bounds"
+mkdir -p "$B/posts" "$B/templates"
+printf 'site_title: Bounds\nsite_url: http://example.org\n' >"$B/site.yaml"
+printf -- '---\ntitle: Good one\ndate: 2025-01-01\n---\nFine.\n' >"$B/posts/good.md"
+# peak KB: the build's peak resident memory (GNU time, else getrusage via
+# python), or 0 when neither can tell
+peak() {
+	if /usr/bin/time -f '%M' true >/dev/null 2>&1; then
+		/usr/bin/time -o "$T/peak" -f '%M' timeout 60 "$SSG" build -C "$B" --force "$@" >"$T/out" 2>"$T/err"
+		rc=$?
+		tail -n 1 "$T/peak"
+	else
+		timeout 60 "$SSG" build -C "$B" --force "$@" >"$T/out" 2>"$T/err"
+		rc=$?
+		echo 0
+	fi
+	return $rc
+}
+# head: the front matter of a post titled $1
+head_of() { printf -- '---\ntitle: %s\ndate: 2025-01-02\n---\n' "$1"; }
+base=$(peak)
+check "the site without bad input builds" test $? -eq 0
+limit=$((2 * base))
+[ "$base" -gt 0 ] || limit=999999999
+
+# 10 MB for one source
+{ head_of big; awk 'BEGIN { for (i = 0; i < 100000; i++) { print "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore."; if (i % 10 == 9) print "" } }'; } >"$B/posts/big.md"
+size=$(wc -c <"$B/posts/big.md")
+pad=$((10485760 - size))
+[ "$pad" -gt 0 ] && head -c "$pad" /dev/zero | tr '\0' 'x' >>"$B/posts/big.md"
+check "just under: 10485760 bytes" test "$(wc -c <"$B/posts/big.md")" -eq 10485760
+under=$(peak)
+check "a 10 MB post builds" test $? -eq 0
+check "... and is published" test -f "$B/output/2025/01/02/big/index.html"
+printf 'y' >>"$B/posts/big.md"
+start=$(date +%s)
+over=$(peak)
+rc=$?
+check "10 MB + 1 byte: exit 1" test "$rc" -eq 1
+check "10 MB + 1 byte: path:line: error" grep -q "posts/big.md:1: error: larger than 10 MB (10485761 bytes)" "$T/err"
+check "10 MB + 1 byte: the rest is built" test -f "$B/output/2025/01/01/good-one/index.html"
+check "10 MB + 1 byte: not published" test ! -e "$B/output/2025/01/02/big/index.html"
+check "10 MB + 1 byte: in bounded time" test $(($(date +%s) - start)) -lt 10
+check "10 MB + 1 byte: peak memory $over KB under 2x $base KB" test "$over" -lt "$limit"
+echo "bound size: base ${base}KB under ${under}KB over ${over}KB" >&2
+rm "$B/posts/big.md"
+
+# 1 MB for one line
+{ head_of long; head -c 1048576 /dev/zero | tr '\0' 'a'; echo; } >"$B/posts/long.md"
+under=$(peak)
+check "a 1 MB line builds" test $? -eq 0
+{ head_of long; echo intro; echo; head -c 1048577 /dev/zero | tr '\0' 'a'; echo; } >"$B/posts/long.md"
+start=$(date +%s)
+over=$(peak)
+rc=$?
+check "1 MB + 1 line: exit 1" test "$rc" -eq 1
+check "1 MB + 1 line: path:line: error" grep -q "posts/long.md:7: error: line longer than 1 MB (1048577 bytes)" "$T/err"
+check "1 MB + 1 line: the rest is built" test -f "$B/output/2025/01/01/good-one/index.html"
+check "1 MB + 1 line: in bounded time" test $(($(date +%s) - start)) -lt 10
+check "1 MB + 1 line: peak memory $over KB under 2x $base KB" test "$over" -lt "$limit"
+echo "bound line: base ${base}KB under ${under}KB over ${over}KB" >&2
+rm "$B/posts/long.md"
+
+# Markdown nesting: 100 levels
+gt() { head -c "$1" /dev/zero | tr '\0' '>'; echo ' deep'; }
+{ head_of deep; echo intro; echo; gt 99; } >"$B/posts/deep.md"
+under=$(peak)
+check "99 nested quotes build" test $? -eq 0
+check "... and are published" test -f "$B/output/2025/01/02/deep/index.html"
+{ head_of deep; echo intro; echo; gt 100; } >"$B/posts/deep.md"
+peak >/dev/null
+check "100 nested quotes: exit 1" test $? -eq 1
+check "100 nested quotes: path:line: error" grep -q "posts/deep.md:7: error: nested deeper than 100 levels" "$T/err"
+check "100 nested quotes: the rest is built" test -f "$B/output/2025/01/01/good-one/index.html"
+check "100 nested quotes: not published" test ! -e "$B/output/2025/01/02/deep/index.html"
+{ head_of deep; echo intro; echo; awk 'BEGIN { for (i = 0; i < 60; i++) { s = ""; for (j = 0; j < i; j++) s = s "  "; print s "- item" } }'; } >"$B/posts/deep.md"
+peak >/dev/null
+check "lists nested 60 deep by indentation: error at the line" grep -q "posts/deep.md:5[0-9]: error: nested deeper than 100 levels" "$T/err"
+# a line of a million '>': 430 MB and 2 s in cmark; refused before parsing
+{ head_of deep; echo intro; echo; gt 1000000; gt 1000000; } >"$B/posts/deep.md"
+start=$(date +%s)
+over=$(peak)
+check "a million nested quotes: path:line: error" grep -q "posts/deep.md:7: error: nested deeper than 100 levels" "$T/err"
+check "a million nested quotes: in bounded time" test $(($(date +%s) - start)) -lt 10
+check "a million nested quotes: peak memory $over KB under 2x $base KB" test "$over" -lt "$limit"
+echo "bound nesting: base ${base}KB under ${under}KB over ${over}KB" >&2
+rm "$B/posts/deep.md"
+
+# Mustache: a partial that includes itself whatever the data is found
+# before anything is written; one that loops on the data is cut short
+builtin="$ROOT/themes/templates"
+cp "$builtin/footer.mustache" "$B/templates/footer.mustache"
+printf '{{#site.title}}{{>footer}}{{/site.title}}\n' >>"$B/templates/footer.mustache"
+start=$(date +%s)
+over=$(peak)
+rc=$?
+check "partial looping on the data: exit 1" test "$rc" -eq 1
+check "partial looping on the data: template:line: in the error" grep -q "error: footer:[0-9]*: 'footer' is included more than 64 deep" "$T/err"
+check "partial looping on the data: in bounded time" test $(($(date +%s) - start)) -lt 10
+check "partial looping on the data: peak memory $over KB under 2x $base KB" test "$over" -lt "$limit"
+cp "$builtin/footer.mustache" "$B/templates/footer.mustache"
+printf '{{>meta}}\n' >>"$B/templates/footer.mustache"
+cp "$builtin/meta.mustache" "$B/templates/meta.mustache"
+printf '{{>footer}}\n' >>"$B/templates/meta.mustache"
+over=$(peak)
+rc=$?
+check "partials including each other: exit 1" test "$rc" -eq 1
+check "partials including each other: name:line: error" grep -Eq "^(footer|meta):[0-9]+: error: '(meta|footer)' includes itself outside any section" "$T/err"
+check "partials including each other: peak memory $over KB under 2x $base KB" test "$over" -lt "$limit"
+rm "$B/templates/footer.mustache" "$B/templates/meta.mustache"
+
+# YAML aliases: in front matter and in site.yaml
+printf -- '---\ntitle: Laughs\ndate: 2025-01-02\ntags:\n  - &a [x, x, x, x, x, x, x, x, x]\n  - &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n  - &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n  - &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n  - &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n  - &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n  - &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]\n  - &h [*g, *g, *g, *g, *g, *g, *g, *g, *g]\n---\nx\n' >"$B/posts/lol.md"
+start=$(date +%s)
+over=$(peak)
+rc=$?
+check "front matter with aliases: exit 1" test "$rc" -eq 1
+check "front matter with aliases: path:line: error" grep -q "posts/lol.md:6: error: YAML aliases are not supported" "$T/err"
+check "front matter with aliases: the rest is built" test -f "$B/output/2025/01/01/good-one/index.html"
+check "front matter with aliases: in bounded time" test $(($(date +%s) - start)) -lt 10
+check "front matter with aliases: peak memory $over KB under 2x $base KB" test "$over" -lt "$limit"
+printf -- '---\ntitle: Anchored\ndate: 2025-01-02\ntags:\n  - &a one\n  - two\n---\nx\n' >"$B/posts/lol.md"
+peak >/dev/null
+check "an anchor without an alias builds" test $? -eq 0
+rm "$B/posts/lol.md"
+printf 'site_title: &t Bounds\nsite_description: *t\n' >"$B/site.yaml"
+peak >/dev/null
+check "site.yaml with an alias: exit 1" test $? -eq 1
+check "site.yaml with an alias: path:line: error" grep -q "site.yaml:2: error: YAML aliases are not supported" "$T/err"
+
 summary

@@ -303,8 +303,8 @@ test_recursion(void)
 
 	/* Each level renders one "x" before going one deeper. */
 	add(set, "self", "x{{>self}}");
-	check_true("recursion", "self-including partial renders",
-	    render1(set, "self", NULL, &out) == 0);
+	check_true("recursion", "self-including partial renders, and says "
+	    "it was cut short", render1(set, "self", NULL, &out) == 1);
 	for (i = 0; i <= TMPL_MAX_DEPTH; i++)
 		buf_addc(&want, 'x');
 	check("recursion", "self-including partial stops at the depth limit",
@@ -325,8 +325,8 @@ test_recursion(void)
 	add(set, "layout", "<{{$body}}{{/body}}>");
 	add(set, "page", "{{<layout}}{{$body}}{{<page}}{{/page}}{{/body}}"
 	    "{{/layout}}");
-	check_true("recursion", "self-inheriting parent renders",
-	    render1(set, "page", NULL, &out) == 0);
+	check_true("recursion", "self-inheriting parent renders, cut short",
+	    render1(set, "page", NULL, &out) == 1);
 	check_true("recursion", "self-inheriting parent stops",
 	    out.len > 0 && out.len < 4 * TMPL_MAX_DEPTH);
 
@@ -338,6 +338,54 @@ test_recursion(void)
 
 	buf_release(&out);
 	buf_release(&want);
+	tmpl_set_free(set);
+}
+
+/* Inclusion loops: found before rendering when they do not depend on the
+ * data, named with the line when cut short while rendering. */
+static void
+test_loops(void)
+{
+	struct tmpl_set *set = tmpl_set_new();
+	struct buf out = BUF_INIT, err = BUF_INIT;
+	struct diag *d = diag_new();
+	const char *m;
+
+	add(set, "node", "{{content}}<{{#nodes}}{{>node}}{{/nodes}}>");
+	add(set, "page", "{{<layout}}{{$b}}{{>node}}{{/b}}{{/layout}}");
+	add(set, "layout", "[{{$b}}{{/b}}]");
+	check_true("loops", "recursion inside a section is fine",
+	    tmpl_set_check(set, d) == 0 && diag_total(d) == 0);
+	add(set, "head", "<head>\n{{>meta}}\n</head>");
+	add(set, "meta", "<meta>\n\n{{^x}}{{/x}}{{>head}}");
+	check_true("loops", "a loop through two partials is found",
+	    tmpl_set_check(set, d) == -1);
+	m = diag_message(d, 0);
+	check_true("loops", "named with the file, line and chain",
+	    m != NULL && (strstr(m, "meta:3: error: 'head' includes itself "
+	    "outside any section (head > meta > head)") != NULL ||
+	    strstr(m, "head:2: error: 'meta' includes itself outside any "
+	    "section (meta > head > meta)") != NULL));
+	add(set, "meta", "<meta>");
+	add(set, "self", "a\nb{{#x}}{{>self}}{{/x}}");
+	check_true("loops", "mended: no loop", tmpl_set_check(set, d) == -1 ?
+	    0 : 1);
+	{
+		struct val *v = val_map();
+		const struct val *ctx[1];
+
+		val_set(v, "x", val_str("yes"));
+		ctx[0] = v;
+		check_true("loops", "a loop on the data is cut short: 1",
+		    tmpl_render_err(set, "self", ctx, 1, &out, &err) == 1);
+		check_true("loops", "... with the template and line",
+		    strncmp(err.ptr, "self:2: 'self' is included more than",
+		    36) == 0);
+		val_free(v);
+	}
+	diag_free(d);
+	buf_release(&out);
+	buf_release(&err);
 	tmpl_set_free(set);
 }
 
@@ -581,6 +629,7 @@ main(int argc, char **argv)
 	for (i = 0; i < sizeof(spec_files) / sizeof(spec_files[0]); i++)
 		run_spec_file(dir, spec_files[i]);
 	test_recursion();
+	test_loops();
 	test_errors();
 	test_misc();
 	test_threads();
