@@ -615,7 +615,8 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	build_scan(&b, &cl);
 	build_trace("scan+cache");
 	site_themes = build_path(&b, b.c.themes_dir);
-	b.locale = locale_load(b.c.site_lang, site_themes, b.builtin, d);
+	b.locale = locale_load(b.c.site_lang, site_themes, b.builtin,
+	    &b.bound, d);
 	for (i = 0; i + 1 < b.c.messages.n; i += 2)
 		if (locale_set(b.locale, b.c.messages.v[i],
 		    b.c.messages.v[i + 1]) == -1)

@@ -538,6 +538,30 @@ fs_bound_release(struct fs_bound *bd)
 	memset(bd, 0, sizeof(*bd));
 }
 
+/* 1 if path or a folder above it is a symbolic link, up to the first that
+ * lies inside root. */
+static int
+through_link(const char *root, const char *path)
+{
+	struct stat st;
+	char *p = xstrdup(path), *slash;
+	int link = 0;
+
+	for (;;) {
+		if (lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) {
+			link = 1;
+			break;
+		}
+		if ((slash = strrchr(p, '/')) == NULL || slash == p)
+			break;
+		*slash = '\0';
+		if (fs_within(root, p, NULL) == 1)
+			break;
+	}
+	free(p);
+	return link;
+}
+
 /* 1 if a folder name in real past the site root is one never published. */
 static int
 through_hidden(const char *real, size_t rootlen)
@@ -567,7 +591,6 @@ int
 fs_bound_check(const struct fs_bound *bd, const char *path)
 {
 	char real[PATH_MAX];
-	struct stat st;
 	int in, link;
 
 	if (bd == NULL || bd->root == NULL)
@@ -579,10 +602,10 @@ fs_bound_check(const struct fs_bound *bd, const char *path)
 		    "leads back to itself); not published");
 		return 0;
 	}
-	link = lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
 	if (in == 0) {
 		if (bd->follow)
 			return 1;
+		link = through_link(bd->root, path);
 		diag_warn(bd->d, path, 0, "%s leaves the site (-> %s); not "
 		    "published", link ? "symbolic link" : "folder", real);
 		return 0;

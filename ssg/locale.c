@@ -119,10 +119,11 @@ locale_set(struct locale *l, const char *key, const char *text)
 	return 0;
 }
 
-/* Reads folder/locales/name.yaml into l; 1 if the file was there. */
+/* Reads folder/locales/name.yaml into l (a file within bd, which may be
+ * NULL); 1 if the file was there. */
 static int
 read_file(struct locale *l, const char *folder, const char *name,
-    struct diag *d)
+    const struct fs_bound *bd, struct diag *d)
 {
 	struct buf rel = BUF_INIT, text = BUF_INIT;
 	struct ynode *root;
@@ -135,7 +136,7 @@ read_file(struct locale *l, const char *folder, const char *name,
 	buf_printf(&rel, "locales/%s.yaml", name);
 	path = path_join(folder, rel.ptr);
 	buf_release(&rel);
-	if (fs_read(path, &text) == -1) {
+	if (!fs_bound_check(bd, path) || fs_read(path, &text) == -1) {
 		free(path);
 		buf_release(&text);
 		return 0;
@@ -156,7 +157,7 @@ read_file(struct locale *l, const char *folder, const char *name,
 /* Loads one name from the built-in folder, then the site's over it. */
 static int
 try_name(struct locale *l, const char *name, const char *site_themes,
-    const char *builtin, struct diag *d)
+    const char *builtin, const struct fs_bound *bd, struct diag *d)
 {
 	int found = 0;
 
@@ -164,14 +165,14 @@ try_name(struct locale *l, const char *name, const char *site_themes,
 	if (*name == '\0' || strspn(name, "abcdefghijklmnopqrstuvwxyz"
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") != strlen(name))
 		return 0;
-	found |= read_file(l, builtin, name, d);
-	found |= read_file(l, site_themes, name, d);
+	found |= read_file(l, builtin, name, NULL, d);
+	found |= read_file(l, site_themes, name, bd, d);
 	return found;
 }
 
 struct locale *
 locale_load(const char *lang, const char *site_themes, const char *builtin,
-    struct diag *d)
+    const struct fs_bound *bd, struct diag *d)
 {
 	struct locale *l = xcalloc(1, sizeof(*l));
 	char *name = xstrdup(lang), *p;
@@ -179,17 +180,17 @@ locale_load(const char *lang, const char *site_themes, const char *builtin,
 	for (p = name; *p; p++)
 		if (*p == '_')
 			*p = '-';
-	if (try_name(l, name, site_themes, builtin, d))
+	if (try_name(l, name, site_themes, builtin, bd, d))
 		goto out;
 	if ((p = strchr(name, '-')) != NULL) {
 		*p = '\0';
-		if (try_name(l, name, site_themes, builtin, d))
+		if (try_name(l, name, site_themes, builtin, bd, d))
 			goto out;
 	}
 	if (strcmp(name, "en") != 0)
 		diag_warn(d, "site.yaml", 0, "no translation for site_lang "
 		    "'%s': using English", lang);
-	try_name(l, "en", site_themes, builtin, d);
+	try_name(l, "en", site_themes, builtin, bd, d);
 out:
 	free(name);
 	return l;

@@ -2,6 +2,7 @@
 #define SSG_LOCALE_H
 
 struct diag;
+struct fs_bound;
 struct val;
 
 /*
@@ -14,9 +15,11 @@ struct val;
 struct locale;
 
 /* Loads lang ("it", "pt-BR", "pt_BR" -> pt-BR, else pt). site_themes may be
- * NULL. Never returns NULL. */
+ * NULL; its files are read within bd (may be NULL: see fs_bound_check).
+ * Never returns NULL. */
 struct locale	*locale_load(const char *lang, const char *site_themes,
-		    const char *builtin, struct diag *d);
+		    const char *builtin, const struct fs_bound *bd,
+		    struct diag *d);
 void		 locale_free(struct locale *l);
 /*
  * Sets the text of a message, over the language's (the site's messages:

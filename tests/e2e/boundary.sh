@@ -143,6 +143,26 @@ check "the visible file beside them is" test -f "$S/output/sub/visible.txt"
 check "a backup~ of a post is not a post" sh -c "cp '$S/posts/good.md' '$S/posts/good.md~' && '$SSG' build -C '$S' -q && ! grep -rq 'good.md~' '$S/output'"
 rm -f "$S/posts/good.md~"
 
+# the site's own theme and translations are sources too
+mkdir -p "$S/themes/mine" "$S/themes/locales" "$T/outside/theme" "$T/outside/locales"
+echo 'body { color: #123456 }' >"$T/outside/theme/style.css"
+echo 'body { color: #654321 }' >"$S/themes/mine/style.css"
+printf 'home: "OUTSIDE-WORDS"\n' >"$T/outside/locales/en.yaml"
+ln -s "$T/outside/locales/en.yaml" "$S/themes/locales/en.yaml"
+ln -s "$T/outside/theme" "$S/themes/far"
+printf 'theme: far\n' >>"$S/site.yaml"
+"$SSG" build -C "$S" >"$T/out" 2>"$T/err"
+check "a theme folder linked from outside: warned" grep -q "themes/far/style.css: warning: symbolic link leaves the site" "$T/err"
+check "... and not used: no such theme" grep -q "theme 'far' not found" "$T/err"
+check "... its stylesheet is not published" sh -c "! grep -rq 123456 '$S/output'"
+sed -i 's/^theme: far$/theme: mine/' "$S/site.yaml"
+"$SSG" build -C "$S" >"$T/out" 2>"$T/err"
+check "a translation linked from outside: warned" grep -q "themes/locales/en.yaml: warning: symbolic link leaves the site" "$T/err"
+check "... and its words are not published" sh -c "! grep -rq OUTSIDE-WORDS '$S/output'"
+check "the site's own theme inside is used" grep -q 654321 "$S/output/css/style.css"
+sed -i '/^theme: mine$/d' "$S/site.yaml"
+rm -rf "$S/themes"
+
 # ssg serve: nothing from outside the output folder
 if command -v curl >/dev/null 2>&1 && "$SSG" serve --help >/dev/null 2>&1; then
 	ln -s "$T/outside/secret.txt" "$S/output/leak.txt"
