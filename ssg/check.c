@@ -99,6 +99,49 @@ has_scheme(const char *s)
 	return *p == ':';
 }
 
+/*
+ * Folds "." and ".." segments of an absolute site path in place, so that
+ * relative links (../x/, ./img.png) name what a browser would fetch.
+ * Returns -1 when ".." climbs above the root.
+ */
+static int
+fold_dots(struct buf *path)
+{
+	char *in = path->ptr, *out = path->ptr;
+
+	while (*in != '\0') {
+		char *seg = in + 1, *end;
+		size_t n;
+
+		/* in points at a '/' */
+		for (end = seg; *end != '\0' && *end != '/'; end++)
+			;
+		n = (size_t)(end - seg);
+		if (n == 1 && seg[0] == '.') {
+			if (*end == '\0')
+				*out++ = '/';
+		} else if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+			if (out == path->ptr)
+				return -1;
+			while (out > path->ptr && out[-1] != '/')
+				out--;
+			if (out > path->ptr)
+				out--;
+			if (*end == '\0')
+				*out++ = '/';
+		} else {
+			memmove(out, in, n + 1);
+			out += n + 1;
+		}
+		in = end;
+	}
+	if (out == path->ptr)
+		*out++ = '/';
+	*out = '\0';
+	path->len = (size_t)(out - path->ptr);
+	return 0;
+}
+
 /* The file a site path names, or NULL. Caller frees. */
 static char *
 resolve(const struct checker *c, const char *path)
@@ -165,6 +208,10 @@ check_ref(struct checker *c, const char *page_rel, const char *page_url,
 	}
 	if ((q = strchr(path.ptr, '?')) != NULL)
 		buf_truncate(&path, (size_t)(q - path.ptr));
+	if (path.len > 0 && path.ptr[0] == '/' && fold_dots(&path) == -1) {
+		problem(c, page_rel, link.ptr, "climbs above the site's root");
+		goto out;
+	}
 	if (path.len == 0) {
 		/* same page */
 		if (frag.len && !has_id(html, frag.ptr))

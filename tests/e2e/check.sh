@@ -30,6 +30,8 @@ title: Links
 A [good one](/blog/about/), a [missing page](/blog/no-such-page/) and
 a [missing anchor](/blog/2025/04/07/escaping-script-alert-x-script-quotes/#no-such-id),
 and [one here](#nowhere).
+Relative: [up](../about/), [itself](./), [up and broken](../no-such-page/)
+and [an image beside it](./missing.png), [too far](../../../x/).
 EOS
 "$SSG" build -C "$T/bad" -q >/dev/null 2>&1
 "$SSG" check -C "$T/bad" >"$T/out" 2>&1
@@ -41,7 +43,15 @@ check "missing anchor in another page" grep -qx \
 check "missing anchor in the same page" grep -qx \
 	'links/index.html: #nowhere: no element with this id' "$T/out"
 check "the good link is not reported" sh -c "! grep -q '/blog/about/:' '$T/out'"
-check "3 broken" grep -q ': 3 broken' "$T/out"
+check "relative ../ link to a page that exists passes" sh -c "! grep -q ': \.\./about/:' '$T/out'"
+check "relative ./ link to the page itself passes" sh -c "! grep -q ': \./:' '$T/out'"
+check "broken relative ../ link reported" grep -qx \
+	'links/index.html: ../no-such-page/: no such file in the output' "$T/out"
+check "broken relative ./ image reported" grep -qx \
+	'links/index.html: ./missing.png: no such file in the output' "$T/out"
+check "a link above the site's root reported" grep -q \
+	'links/index.html: ../../../x/: ' "$T/out"
+check "6 broken" grep -q ': 6 broken' "$T/out"
 rm -rf "$T/nobuild"; mkdir "$T/nobuild"
 "$SSG" check -C "$T/nobuild" >/dev/null 2>"$T/err"
 check "no built site: exit 1" test $? -eq 1

@@ -60,6 +60,24 @@ main(void)
 		buf_clear(&b);
 		is_fmt(t, "%H:%M %z", 1, "10:30 +0200");
 	}
+	/* West of UTC the offset is negative: feeds, sitemaps and <time>
+	 * must say so, or every date of a site in the Americas is off. */
+	if (dt_set_timezone("America/Los_Angeles") == 0) {
+		IS_INT(parse("2025-04-07 01:30:00"), 1744014600,
+		    "no offset: site time zone (PDT)");
+		IS_INT(parse("2025-04-07 01:30:00 -0700"), 1744014600,
+		    "BSSG form with a western offset");
+		dt_rfc3339(&b, t);
+		IS_STR(b.ptr, "2025-04-07T01:30:00-07:00", "RFC 3339 west of UTC");
+		buf_clear(&b);
+		dt_rfc822(&b, t);
+		IS_STR(b.ptr, "Mon, 07 Apr 2025 01:30:00 -0700", "RFC 822 west of UTC");
+		buf_clear(&b);
+		is_fmt(t, "%Y-%m-%d %H:%M %z", 1, "2025-04-07 01:30 -0700");
+		dt_rfc3339(&b, 1736500000);
+		IS_STR(b.ptr, "2025-01-10T01:06:40-08:00", "RFC 3339 in winter (PST)");
+		buf_clear(&b);
+	}
 	OK(dt_set_timezone("No/Such_Zone") == -1, "unknown zone reported");
 	OK(dt_set_timezone("../../etc/passwd") == -1, "zone path escape refused");
 	buf_release(&b);

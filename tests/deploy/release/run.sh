@@ -209,6 +209,11 @@ trash_empties() {
 }
 check "pruned releases' files are removed from the disk" trash_empties
 "$DRV" rollback $common > "$W/log" 2>&1
+check "rollback without an id goes back to the release before the current" \
+    [ $? -eq 0 -a "$(readlink "$ROOT/$SITE/current")" = "releases/$ID4" ]
+"$DRV" rollback $common > "$W/log" 2>&1
+check "a second rollback without an id has nothing older: refused, unchanged" \
+    [ $? -ne 0 -a "$(readlink "$ROOT/$SITE/current")" = "releases/$ID4" ]
 sleep 1
 echo '<h1>v6</h1>' > "$TREE/index.html"
 push > "$W/log" 2>&1
@@ -222,6 +227,16 @@ check "prune answered the count removed" [ "$(field pruned)" = 1 ]
 "$DRV" prune $common 0 > "$W/log" 2>&1
 check "keep 0 is refused" [ $? -ne 0 ]
 "$DRV" rollback $common "$ID6" > /dev/null 2>&1
+# The previous release is kept even when it is the oldest: current = ID7
+# (newest), previous = ID4 (oldest), ID6 between them goes.
+"$DRV" rollback $common "$ID4" > /dev/null 2>&1
+sleep 1
+echo '<h1>v7</h1>' > "$TREE/index.html"
+push > "$W/log" 2>&1
+ID7=$(field id)
+"$DRV" prune $common 1 > "$W/log" 2>&1
+check "prune keep 1 keeps the previous release when it is the oldest" \
+    [ $? -eq 0 -a "$(ls "$ROOT/$SITE/releases" | tr '\n' ' ')" = "$ID4 $ID7 " ]
 
 # --- refusals ----------------------------------------------------------------------
 mkdir -p "$W/bad" && echo x > "$W/bad/a.html" && ln -s /etc/passwd "$W/bad/leak"

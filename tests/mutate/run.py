@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Mutation check: every fault in tests/mutate/faults.txt must be caught.
+
+Each fault is one slip a person could make in one line (a flipped
+comparison, a dropped field in a hash, an inverted condition, a missing
+check). It is applied to a scratch copy of the tree, the copy is rebuilt
+(only what the change touches), and the tests named for the fault are
+run; the fault is caught when one of them fails. The report gives each
+fault's outcome and a table per module, and the run fails on any fault
+missed, any fault that no longer applies, and any that does not build.
+
+usage: run.py [--lint] [--only TEXT] [--keep]
+  --lint       only check that every fault's text is found exactly once
+  --only TEXT  run the faults whose title or file contains TEXT
+Ends with "N passed, N failed" (one per fault).
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.normpath(os.path.join(HERE, "..", ".."))
+SPEC = os.environ.get("MUSTACHE_SPEC") or os.path.normpath(
+    os.path.join(TOP, "..", "shared", "spec", "mustache"))
+
+# What a fault's "tests:" names run, from the top of the (scratch) tree.
+TESTS = {
+    "diffinc": ["python3", "tests/diffinc/diffinc.py", "--seed", "7",
+                "--steps", "80", "--posts", "120"],
+    "deploy/plan": ["tests/deploy/test_plan"],
+    "deploy/release": ["sh", "tests/deploy/release/run.sh"],
+    "deploy/freebsd": ["sh", "tests/deploy/freebsd/run.sh"],
+    "deploy/fleet": ["sh", "tests/deploy/fleet.sh", "bin/deploy"],
+    "deploy/e2e": ["sh", "tests/deploy/e2e_netns.sh", "bin/deploy"],
+}
+TIMEOUT = 600
+
+
+def test_command(name):
+    if name in TESTS:
+        return TESTS[name]
+    if name.startswith("unit/"):
+        prog = "tests/unit/test_" + name[5:]
+        if name == "unit/template":
+            return [prog, SPEC]
+        if name == "unit/spec":
+            return [prog, "tests/deploy/spec"]
+        return [prog]
+    if name.startswith("e2e/"):
+        return ["sh", "tests/e2e/%s.sh" % name[4:]]
+    raise SystemExit("unknown test name '%s'" % name)
+
+
+def load(path):
+    """Faults as dicts: title, module, file, find, replace, tests, line."""
+    faults, cur, module = [], None, "?"
+    with open(path) as f:
+        for n, raw in enumerate(f, 1):
+            line = raw.rstrip("\n")
+            if line.startswith("## "):
+                module = line[3:].strip()
+                continue
+            if not line.strip() or line.startswith("#"):
+                continue
+            key, sep, val = line.partition(": ")
+            if not sep and line.endswith(":"):
+                key, val = line[:-1], ""
+            val = val.replace("\\t", "\t")
+            if key == "fault":
+                cur = {"title": val, "module": module, "line": n}
+                faults.append(cur)
+            elif cur is not None and key in ("file", "find", "replace"):
+                cur[key] = val
+            elif cur is not None and key == "tests":
+                cur["tests"] = val.split()
+            else:
+                raise SystemExit("%s:%d: cannot read '%s'" % (path, n, line))
+    for fa in faults:
+        for k in ("file", "find", "replace", "tests"):
+            if k not in fa:
+                raise SystemExit("%s:%d: fault '%s' has no %s:" % (
+                    path, fa["line"], fa["title"], k))
+    return faults
+
+
+def occurrences(tree, fa):
+    try:
+        with open(os.path.join(tree, fa["file"])) as f:
+            return f.read().count(fa["find"])
+    except OSError:
+        return -1
+
+
+def run(cmd, cwd, log):
+    try:
+        p = subprocess.run(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
+                           timeout=TIMEOUT)
+        return p.returncode
+    except subprocess.TimeoutExpired:
+        return -9
+
+
+def make_targets(tree):
+    """Everything the tests run: the programs, unit tests, test drivers."""
+    out = subprocess.run(["make", "-s", "-C", tree, "-pn", "all"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True).stdout
+    names = []
+    for line in out.splitlines():
+        for var in ("UNIT_TESTS", "TEST_PROGRAMS"):
+            if line.startswith(var + " ="):
+                names += line.split("=", 1)[1].split()
+    return ["all"] + names
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lint", action="store_true")
+    ap.add_argument("--only")
+    ap.add_argument("--keep", action="store_true")
+    a = ap.parse_args()
+    faults = load(os.path.join(HERE, "faults.txt"))
+    if a.only:
+        faults = [f for f in faults if a.only in f["title"] or
+                  a.only in f["file"]]
+
+    stale = [f for f in faults if occurrences(TOP, f) != 1]
+    for f in stale:
+        print("STALE faults.txt:%d %s: the text to change is found %d times "
+              "in %s (must be once): update the fault" % (
+                  f["line"], f["title"], max(occurrences(TOP, f), 0),
+                  f["file"]))
+    if a.lint:
+        for f in faults:
+            if f not in stale:
+                print("ok   %s" % f["title"])
+        print("%d passed, %d failed" % (len(faults) - len(stale), len(stale)))
+        return 1 if stale else 0
+
+    scratch = tempfile.mkdtemp(prefix="mutate.")
+    tree = os.path.join(scratch, "tree")
+    log_path = os.path.join(scratch, "log")
+    results = []
+    t0 = time.time()
+    try:
+        # The tree as it is, built: later builds redo one object and link.
+        ignore = shutil.ignore_patterns(".git", "output", ".ssg-cache")
+        shutil.copytree(TOP, tree, symlinks=True, ignore=ignore)
+        targets = make_targets(tree)
+        with open(log_path, "w") as log:
+            if run(["make", "-j2"] + targets, tree, log) != 0:
+                print("the unchanged tree does not build")
+                print("0 passed, 1 failed")
+                return 1
+        for f in faults:
+            if f in stale:
+                results.append((f, "stale"))
+                continue
+            path = os.path.join(tree, f["file"])
+            with open(path) as fp:
+                orig = fp.read()
+            with open(path, "w") as fp:
+                fp.write(orig.replace(f["find"], f["replace"], 1))
+            start = time.time()
+            with open(log_path, "w") as log:
+                if run(["make", "-j2"] + targets, tree, log) != 0:
+                    outcome = "does not build"
+                else:
+                    outcome = "missed"
+                    for t in f["tests"]:
+                        if run(test_command(t), tree, log) != 0:
+                            outcome = "caught by " + t
+                            break
+            with open(path, "w") as fp:
+                fp.write(orig)
+            results.append((f, outcome))
+            mark = "ok  " if outcome.startswith("caught") else "FAIL"
+            print("%s %-14s %s: %s (%.0fs)" % (mark, f["module"], f["title"],
+                  outcome, time.time() - start), flush=True)
+        # put the scratch tree's objects back in step for --keep users
+    finally:
+        if not a.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
+        else:
+            print("scratch tree kept in %s" % tree)
+
+    modules = {}
+    for f, outcome in results:
+        m = modules.setdefault(f["module"], [0, 0, 0])
+        m[0] += 1
+        m[1 if outcome.startswith("caught") else 2] += 1
+    print()
+    print("%-16s %6s %6s %6s" % ("module", "faults", "caught", "missed"))
+    for name in sorted(modules):
+        n, c, m = modules[name]
+        print("%-16s %6d %6d %6d" % (name, n, c, m))
+    caught = sum(1 for _, o in results if o.startswith("caught"))
+    print("%-16s %6d %6d %6d" % ("total", len(results), caught,
+                                 len(results) - caught))
+    print("mutate: %d faults in %.0f s" % (len(results), time.time() - t0))
+    print("%d passed, %d failed" % (caught, len(results) - caught))
+    return 0 if caught == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
