@@ -132,6 +132,16 @@ check: deps-test all $(UNIT_TESTS) $(TEST_PROGRAMS)
 bench: deps all
 	sh tests/bench/run.sh $(BENCH_ARGS)
 
+# Faults put into a scratch copy, one at a time: each must be caught
+# (tests/mutate/README.md).
+mutate: all $(UNIT_TESTS) $(TEST_PROGRAMS)
+	python3 tests/mutate/run.py
+
+# One run of the differential incremental test: make diffinc SEED=N STEPS=M
+diffinc: bin/ssg
+	python3 tests/diffinc/diffinc.py $(if $(SEED),--seed $(SEED)) \
+		--steps $(or $(STEPS),100)
+
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
@@ -153,4 +163,4 @@ clean:
 		tests/deploy/freebsd/*.o tests/deploy/freebsd/*.d \
 		$(UNIT_TESTS) $(TEST_PROGRAMS)
 
-.PHONY: all deps deps-test run check bench install clean
+.PHONY: all deps deps-test run check bench install clean mutate diffinc

@@ -51,6 +51,11 @@ run deploy/zero_downtime.sh sh tests/deploy/zero_downtime.sh bin/deploy
 run deploy/fleet.sh sh tests/deploy/fleet.sh bin/deploy
 run deploy/release/run.sh sh tests/deploy/release/run.sh
 run deploy/freebsd/run.sh sh tests/deploy/freebsd/run.sh
+# Incremental builds against full ones: 5 random seeds, 100 edits each.
+run diffinc python3 tests/diffinc/diffinc.py --runs 5 --steps 100
+# Every fault of tests/mutate/faults.txt still applies, then each is caught.
+run mutate/lint python3 tests/mutate/run.py --lint
+run mutate python3 tests/mutate/run.py
 echo
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

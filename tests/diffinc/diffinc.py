@@ -244,7 +244,8 @@ def build(ssg, site, out, force):
 
 def differ(a, b):
     """The first difference between two trees, or None."""
-    c = filecmp.dircmp(a, b)
+    # (dircmp leaves out names like "tags" unless told otherwise)
+    c = filecmp.dircmp(a, b, ignore=[], hide=[])
     stack = [(c, "")]
     while stack:
         d, rel = stack.pop()

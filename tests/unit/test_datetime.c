@@ -39,6 +39,9 @@ main(void)
 	OK(dt_parse("2024-02-29", &t) == 0, "leap day");
 	OK(dt_parse("yesterday", &t) == -1, "words are not dates");
 	OK(dt_parse("2025-04-07 25:00", &t) == -1, "hour 25");
+	OK(dt_parse("2025-04-07 24:00", &t) == -1, "hour 24");
+	OK(dt_parse("2000-02-29", &t) == 0, "29 February 2000 (divisible by 400)");
+	OK(dt_parse("1900-02-29", &t) == -1, "no 29 February 1900");
 	OK(dt_parse("2025-04-07 10:00 +2", &t) == -1, "short offset");
 	OK(dt_parse("2025-04-07 trailing", &t) == -1, "trailing text");
 
