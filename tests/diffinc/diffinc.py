@@ -308,19 +308,27 @@ def main():
     ap.add_argument("--ssg", default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "..", "bin", "ssg"))
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--seeds", help="several seeds, comma-separated")
     ap.add_argument("--steps", type=int, default=100)
     ap.add_argument("--posts", type=int, default=200)
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
-    seeds = [a.seed] if a.seed is not None else \
-        [random.SystemRandom().randrange(1 << 30) for _ in range(a.runs)]
+    if a.seeds:
+        seeds = [int(x) for x in a.seeds.split(",")]
+    elif a.seed is not None:
+        seeds = [a.seed]
+    else:
+        seeds = [random.SystemRandom().randrange(1 << 30)
+                 for _ in range(a.runs)]
     passed = failed = 0
     for seed in seeds:
         p, f = run(os.path.abspath(a.ssg), seed, a.steps, a.posts, a.verbose)
         print("seed %d: %d edits, %d failed" % (seed, p + f, f))
         passed += p
         failed += f
+        if f:
+            break
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

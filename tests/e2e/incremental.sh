@@ -178,4 +178,19 @@ cp -Rp "$S" "$T/fresh"
 rm -rf "$T/fresh/output" "$T/fresh/.ssg-cache"
 "$SSG" build -C "$T/fresh" --force -q
 if diff -r "$S/output" "$T/fresh/output" >"$T/kdiff" 2>&1; then pass; else fail "after kill -9, the next build equals a full build"; head -20 "$T/kdiff" >&2; fi
+# A tag's name is the newest post's spelling of it, on every page that
+# shows the tag: retagging the newest post renames it on an old post's page
+# (both keep the tag x, so the old post's related list stays the same).
+TN="$T/tagname"
+mkdir -p "$TN/posts"
+printf 'site_title: T\nsite_url: https://example.org\n' > "$TN/site.yaml"
+printf -- '---\ntitle: New\ndate: 2025-02-01\ntags: C#, x\n---\nNew.\n' > "$TN/posts/new.md"
+printf -- '---\ntitle: Old\ndate: 2025-01-01\nslug: old\ntags: c, x\n---\nOld.\n' > "$TN/posts/old.md"
+"$SSG" build -C "$TN" -q
+check "the old post shows the tag as the newest post spells it" \
+    grep -q '>C#<' "$TN/output/2025/01/01/old/index.html"
+printf -- '---\ntitle: New\ndate: 2025-02-01\ntags: shell, x\n---\nNew.\n' > "$TN/posts/new.md"
+"$SSG" build -C "$TN" -q
+check "retagging the newest post renames the tag on the old post's page" \
+    sh -c "grep -q '>c<' '$TN/output/2025/01/01/old/index.html' && ! grep -q '>C#<' '$TN/output/2025/01/01/old/index.html'"
 summary

@@ -29,8 +29,8 @@ SPEC = os.environ.get("MUSTACHE_SPEC") or os.path.normpath(
 
 # What a fault's "tests:" names run, from the top of the (scratch) tree.
 TESTS = {
-    "diffinc": ["python3", "tests/diffinc/diffinc.py", "--seed", "7",
-                "--steps", "80", "--posts", "120"],
+    "diffinc": ["python3", "tests/diffinc/diffinc.py", "--seeds", "1,2,3",
+                "--steps", "60", "--posts", "120"],
     "deploy/plan": ["tests/deploy/test_plan"],
     "deploy/release": ["sh", "tests/deploy/release/run.sh"],
     "deploy/freebsd": ["sh", "tests/deploy/freebsd/run.sh"],

@@ -248,6 +248,14 @@ check "the agent refuses a site name that climbs out" \
     fails_with $? "not a valid site name"
 "$DRV" rollback $common "../../etc" > "$W/log" 2>&1
 check "a malformed release id is refused" fails_with $? "not a release id"
+# The agent checks what it is asked itself: a pusher is not trusted.
+"$DRV" agent --root "$ROOT" --site "$SITE" prune 0 > "$W/log" 2>&1
+check "the agent refuses prune 0" fails_with $? "bad count '0'"
+"$DRV" agent --root "$ROOT" --site "$SITE" switch 20200101T000000Z-0123456789ab > "$W/log" 2>&1
+check "the agent refuses to switch to a release not checked out" \
+    fails_with $? "is not checked out"
+"$DRV" rollback $common "20250101T000000Z_0123456789ab" > "$W/log" 2>&1
+check "a release id with the wrong separator is refused" fails_with $? "not a release id"
 "$DRV" push --root "$ROOT" --site "$SITE" --repo "$REPO" --tree "$TREE" \
     --host "ftp://example" > "$W/log" 2>&1
 check "an unknown host URL is refused" fails_with $? "unknown host"
