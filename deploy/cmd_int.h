@@ -62,6 +62,12 @@ int	dc_usage_of(const char *name, int rc);
  * "" when unknown. */
 extern char self_path[PATH_MAX];
 
+/* The current release of site name on every host of the fleet, one line
+ * each: 0 when they agree, 1 on drift (said in d), -1 when a host cannot
+ * be asked. */
+int	dc_fleet_status(const struct opts *o, const struct spec *s,
+	    const char *name, struct diag *d);
+
 int	cmd_status(int argc, char **argv);
 int	cmd_health(int argc, char **argv);
 int	cmd_logs(int argc, char **argv);

@@ -574,3 +574,52 @@ out:
 	spec_free(s);
 	return dc_report(d, rc);
 }
+
+/* status, one host: the release it serves now, into m->now. */
+static int
+step_current(struct fleet *f, struct fleet_member *m)
+{
+	struct release_info *list = NULL;
+	size_t n = 0, i;
+
+	if (fleet_open_member(f, m) == -1 ||
+	    release_list(m->t, &list, &n, m->d) == -1)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (list[i].current)
+			snprintf(m->now, sizeof(m->now), "%s", list[i].id);
+	free(list);
+	return 0;
+}
+
+int
+dc_fleet_status(const struct opts *o, const struct spec *s, const char *name,
+    struct diag *d)
+{
+	struct fleet f;
+	size_t i;
+	int rc = 0;
+
+	if (fleet_init(&f, s, name, d) == -1)
+		return -1;
+	fleet_setup(&f, o);
+	fleet_each(&f, 0, step_current);
+	for (i = 0; i < f.n; i++) {
+		printf("%-12s host %s: ", name, f.m[i].host->label);
+		if (f.m[i].failed)
+			printf("unreachable\n");
+		else
+			printf("current %s\n", f.m[i].now[0] ? f.m[i].now :
+			    "none (nothing pushed)");
+		if (f.m[i].failed)
+			rc = -1;
+		else if (strcmp(f.m[i].now, f.m[0].now) != 0 && rc == 0)
+			rc = 1;
+	}
+	if (rc == 1)
+		diag_error(d, o->file, 0, "drift: the hosts of site %s serve "
+		    "different releases", name);
+	if (fleet_close(&f, d) == -1)
+		rc = -1;
+	return rc;
+}

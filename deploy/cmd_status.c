@@ -58,6 +58,36 @@ cmd_status(int argc, char **argv)
 	memset(&obs, 0, sizeof(obs));
 	if ((s = dc_load(&o, d, 0)) == NULL)
 		return dc_report(d, 1);
+	if (s->nhosts > 1) {
+		/* A fleet: what every host serves, and drift between them. */
+		const struct spec *h;
+		size_t k, j;
+
+		if (o.npos && !spec_fleet_has_site(s, o.pos[0])) {
+			diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
+			goto out;
+		}
+		rc = 0;
+		for (k = 0; k < s->nhosts; k++) {
+			h = s->hosts[k];
+			for (j = 0; j < h->nsites; j++) {
+				const char *name = h->sites[j].name;
+				size_t m;
+
+				if (o.npos && strcmp(o.pos[0], name) != 0)
+					continue;
+				/* each site once: on the first host that has it */
+				for (m = 0; m < k && !spec_site(s->hosts[m],
+				    name); m++)
+					;
+				if (m < k)
+					continue;
+				if (dc_fleet_status(&o, s, name, d) != 0)
+					rc = 1;
+			}
+		}
+		goto out;
+	}
 	if (o.npos && dc_named_site(s, &o, d) == NULL)
 		goto out;
 	if ((drv = driver_open(s, d)) == NULL ||

@@ -389,7 +389,8 @@ static const struct cmd cmds[] = {
 	{ "status", cmd_status, "status [-c FILE] [--cacert FILE] "
 	  "[--known-hosts F] [--identity F] [SITE]",
 	  "Jails, servers, current release and its age, health, "
-	  "certificate expiry." },
+	  "certificate expiry; on a fleet, each host's current release, "
+	  "exit 1 on drift." },
 	{ "health", cmd_health, "health [-c FILE] [--expect ID] "
 	  "[--cacert FILE] [SITE]",
 	  "Fetch every domain through the proxy over TLS: 200 and the "

@@ -238,6 +238,13 @@ if [ $rc -eq 1 ] && grep -q "drift: site blog is at $r2 on h1 but at $r1 on h2" 
 else
 	bad "drift (rc $rc)"; cat rel.out
 fi
+D status -c fleet.yaml blog > st.out 2>&1; rc=$?
+if [ $rc -eq 1 ] && grep -q "host h2: current $r1" st.out &&
+    grep -q "host h1: current $r2" st.out && grep -q "drift" st.out; then
+	ok "status shows each host's release and flags the drift, exit 1"
+else
+	bad "status on a drifted fleet (rc $rc)"; cat st.out
+fi
 D rollback -c fleet.yaml blog > rb.out 2>&1; rc=$?
 if [ $rc -ne 0 ] && grep -q "host h2: no release before the current one" rb.out &&
     [ "$(serving 1)" = "$r2" ] && [ "$(serving 2)" = "$r1" ]; then
@@ -247,6 +254,8 @@ else
 fi
 D rollback -c fleet.yaml blog "$r2" > rb.out 2>&1 && all_serve "$r2" &&
     ok "rollback to a named release brings every host to it" || { bad "rollback to $r2"; cat rb.out; }
+D status -c fleet.yaml > st.out 2>&1 && [ "$(grep -c "^blog .*host h[123]: current $r2" st.out)" -eq 3 ] &&
+    ok "status: all three on $r2, exit 0" || { bad "status after rollback"; cat st.out; }
 
 # --- a host down: nothing switches anywhere -----------------------------
 kill "$(cat "$work/h3/sshd.pid")" 2>/dev/null
