@@ -111,7 +111,8 @@ DEB_BUILD = build-essential pkg-config libcmark-gfm-dev \
 	libmicrohttpd-dev libgit2-dev libcurl4-openssl-dev libarchive-dev \
 	zlib1g-dev libbrotli-dev
 DEB_TEST = shellcheck libxml2-utils curl mandoc python3 git brotli nginx caddy nftables \
-	iproute2 util-linux openssh-server openssh-client openssl wrk
+	iproute2 util-linux openssh-server openssh-client openssl wrk \
+	clang libclang-rt-dev
 FREEBSD_PKGS = pkgconf cmark libyaml xxhash libmicrohttpd libgit2 curl \
 	libarchive brotli
 
@@ -124,13 +125,42 @@ deps-test:
 run: deps all
 	bin/ssg serve -C content
 
-check: deps-test all $(UNIT_TESTS) $(TEST_PROGRAMS)
+check: deps-test all $(UNIT_TESTS) $(TEST_PROGRAMS) fuzz-build
 	sh tests/run.sh
 
 # ssg against Hugo on generated corpora of 1,000 and 10,000 posts
 # (tests/bench/README.md); BENCH_ARGS=--quick for a short run.
 bench: deps all
 	sh tests/bench/run.sh $(BENCH_ARGS)
+
+# Fuzz targets (tests/fuzz/README.md): the parsers of text a user or the
+# network supplies, built with clang's libFuzzer, ASan and UBSan into
+# tests/fuzz/build/. make fuzz runs each for FUZZ_SECONDS.
+FUZZ_DIR	 = tests/fuzz/build
+FUZZ_TARGETS	 = post template siteyaml bssgconf deployyaml agent
+FUZZ_SECONDS	?= 60
+FUZZ_CC		?= clang
+FUZZ_CFLAGS	 = -O1 -g -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_OBJS = $(addprefix $(FUZZ_DIR)/,$(LIBSSG_OBJS) $(DEPLOY_OBJS))
+FUZZ_BINS = $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
+
+$(FUZZ_DIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(LAZY_CFLAGS) $(FUZZ_CFLAGS) \
+		-fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
+	$(FUZZ_CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
+		-o $@ $< $(FUZZ_OBJS) $(LIBS)
+
+# (kept: the targets share them)
+.SECONDARY: $(FUZZ_OBJS)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: deps-test fuzz-build
+	sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # Faults put into a scratch copy, one at a time: each must be caught
 # (tests/mutate/README.md).
@@ -161,6 +191,6 @@ clean:
 		tests/unit/*.o tests/unit/*.d tests/deploy/*.o tests/deploy/*.d \
 		tests/deploy/release/*.o tests/deploy/release/*.d \
 		tests/deploy/freebsd/*.o tests/deploy/freebsd/*.d \
-		$(UNIT_TESTS) $(TEST_PROGRAMS)
+		$(UNIT_TESTS) $(TEST_PROGRAMS) $(FUZZ_DIR)
 
-.PHONY: all deps deps-test run check bench install clean mutate diffinc
+.PHONY: all deps deps-test run check bench install clean mutate diffinc fuzz fuzz-build

@@ -236,7 +236,8 @@ read_block(struct ynode *map, const char *p, const char *end, int line,
 		kn = (size_t)(colon - s);
 		trim(&s, &kn);
 		key = xstrndup(s, kn);
-		for (i = 0; i < kn; i++)
+		/* (up to a NUL byte in the line, where the copy ends) */
+		for (i = 0; key[i] != '\0'; i++)
 			key[i] = (char)tolower((unsigned char)key[i]);
 		v = colon + 1;
 		vn = (size_t)(eol - v);

@@ -118,10 +118,13 @@ static int
 find_cycle(struct cycle_walk *w, size_t slot)
 {
 	const struct tmpl *t = w->s->slots[slot], *u;
-	const struct node *n = t->nodes, *end = t->nodes + t->nnodes;
+	const struct node *n = t->nodes, *end = n;
 	struct buf chain = BUF_INIT;
 	size_t us, i;
 	int rc = 0;
+
+	if (n != NULL)		/* an empty template has no nodes at all */
+		end = n + t->nnodes;
 
 	w->color[slot] = 1;
 	w->chain[w->depth++] = t->name;
