@@ -3,7 +3,9 @@
  * Subcommands are a table; each parses its own options and has --help.
  */
 #include <stdio.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cmd.h"
@@ -85,6 +87,19 @@ main(int argc, char **argv)
 	const struct command *c;
 
 	cli_init(&cli, argv[0]);
+	/* ssg -C DIR COMMAND: as git, make and tar take it, the command runs
+	 * in DIR (the site folder, by default the current one). */
+	while (argc > 2 && (strcmp(argv[1], "-C") == 0 ||
+	    strcmp(argv[1], "--site") == 0)) {
+		if (chdir(argv[2]) == -1) {
+			fprintf(stderr, "ssg: -C %s: %s\n", argv[2],
+			    strerror(errno));
+			return 1;
+		}
+		argv[2] = argv[0];
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -95,4 +95,12 @@ check "empty folders removed" test ! -d "$S/output/2025/02"
 check "tag with no posts removed" test ! -e "$S/output/tags/cooking/index.html"
 check "files not written by ssg are kept" sh -c "touch '$S/output/keep.txt' && '$SSG' build -C '$S' -q && test -f '$S/output/keep.txt'"
 
+# git-style -C before the command
+rm -rf "$S/output"
+(cd / && "$SSG" -C "$S" build -q) >/dev/null 2>&1
+check "ssg -C DIR build builds DIR" test -f "$S/output/index.html"
+(cd / && "$SSG" -C /nonexistent-site build) >"$T/cerr" 2>&1
+check "ssg -C to a missing folder: exit 1" test $? -eq 1
+check "... naming the folder" grep -q -- "-C /nonexistent-site" "$T/cerr"
+
 summary
