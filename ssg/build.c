@@ -77,6 +77,36 @@ build_path(const struct build *b, const char *p)
 	return path_join(b->site_dir, p);
 }
 
+/*
+ * No favicon set: the first of these that static/ holds. Browsers ask for
+ * /favicon.ico whatever a page says, and a page that names none gets the
+ * one console error a site checker finds.
+ */
+static void
+pick_favicon(struct build *b)
+{
+	static const char *const names[] = { "favicon.ico", "favicon.png",
+	    "favicon.svg", "favicon.jpg" };
+	struct buf rel = BUF_INIT, url = BUF_INIT;
+	char *path;
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		buf_clear(&rel);
+		buf_printf(&rel, "%s/%s", b->c.static_dir, names[i]);
+		path = build_path(b, rel.ptr);
+		if (fs_is_file(path)) {
+			buf_printf(&url, "/%s", names[i]);
+			config_set(&b->c, "favicon", url.ptr, "static/", NULL);
+			free(path);
+			break;
+		}
+		free(path);
+	}
+	buf_release(&rel);
+	buf_release(&url);
+}
+
 void
 build_progress(struct build *b, const char *stage, size_t done, size_t total)
 {
@@ -628,6 +658,9 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	 * tells (or, after reading them, their text): check the pages are
 	 * all there, and the build is done.
 	 */
+	/* before the memo: an icon added to static/ changes every page */
+	if (b.c.favicon[0] == '\0')
+		pick_favicon(&b);
 	memo = build_cached_memo(&b);
 	if (memo != 0 && memo == manifest_memo(b.old)) {
 		build_checked(&cl);

@@ -33,6 +33,8 @@ struct site_config {
 	/* look */
 	char	*theme;
 	char	*custom_css;
+	char	*favicon;
+	char	*theme_color;
 	/* content */
 	char	*url_slug_format;
 	char	*page_url_format;

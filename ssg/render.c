@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "config.h"
 #include "content.h"
@@ -563,6 +564,8 @@ render_new(const struct site_config *c, const struct site_index *ix,
 	val_set_str(site, "author_email", c->author_email);
 	val_set_str(site, "theme", c->theme);
 	val_set_str(site, "generator", "ssg " SSG_VERSION);
+	if (c->theme_color[0] != '\0')
+		val_set_str(site, "theme_color", c->theme_color);
 	set_href(r, site, "home_url", "/");
 	buf_printf(&b, "/%s", c->rss_filename);
 	set_href(r, site, "rss_url", b.ptr);
@@ -590,6 +593,21 @@ render_new(const struct site_config *c, const struct site_index *ix,
 			set_href(r, r->site, "custom_css_url", c->custom_css);
 		else
 			val_set_str(r->site, "custom_css_url", c->custom_css);
+	}
+	if (c->favicon[0] != '\0') {
+		static const char *const types[][2] = { { "ico", "image/x-icon" },
+		    { "png", "image/png" }, { "svg", "image/svg+xml" },
+		    { "jpg", "image/jpeg" }, { "jpeg", "image/jpeg" },
+		    { "gif", "image/gif" }, { "webp", "image/webp" } };
+		const char *ext = strrchr(c->favicon, '.');
+
+		if (c->favicon[0] == '/')
+			set_href(r, r->site, "favicon_url", c->favicon);
+		else
+			val_set_str(r->site, "favicon_url", c->favicon);
+		for (i = 0; ext && i < sizeof(types) / sizeof(types[0]); i++)
+			if (strcasecmp(ext + 1, types[i][0]) == 0)
+				val_set_str(r->site, "favicon_type", types[i][1]);
 	}
 	val_set(r->site, "t", locale_strings(l));
 	r->a = arena_new();
