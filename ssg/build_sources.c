@@ -321,8 +321,9 @@ build_parse_hash(const struct build *b)
 	const char *tz = getenv("TZ");
 	uint64_t h;
 
-	buf_printf(&k, "%s\n%s\n%s\n%s\n%s", b->c.url_slug_format,
-	    b->c.page_url_format, b->c.timezone, tz ? tz : "", b->c.raw_html);
+	buf_printf(&k, "%s\n%s\n%s\n%s\n%s\n%d", b->c.url_slug_format,
+	    b->c.page_url_format, b->c.timezone, tz ? tz : "", b->c.raw_html,
+	    b->c.smart_punctuation);
 	h = hash64(k.ptr, k.len);
 	buf_release(&k);
 	return h;

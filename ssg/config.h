@@ -43,6 +43,7 @@ struct site_config {
 	int	 show_timezone;
 	int	 posts_per_page;
 	int	 index_show_full_content;
+	int	 smart_punctuation;
 	char	*raw_html;		/* keep, filter or omit */
 	/* lists and feeds */
 	char	*rss_filename;

@@ -218,6 +218,7 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 	memset(&fm, 0, sizeof(fm));
 	md_out_init(&md);
 	md.raw_html = (enum md_raw_html)md_raw_html_mode(c->raw_html);
+	md.smart = c->smart_punctuation;
 	p->kind = kind;
 	p->src = arena_strdup(a, path);
 	if (content_check_bounds(path, text, len, d) != 0)
@@ -407,6 +408,7 @@ load_html(struct post *p, const struct site_config *c, struct arena *a,
 
 	md_out_init(&md);
 	md.raw_html = (enum md_raw_html)md_raw_html_mode(c->raw_html);
+	md.smart = c->smart_punctuation;
 	memset(&fm, 0, sizeof(fm));
 	if (fs_read(p->src, &text) == -1) {
 		diag_error(d, p->src, 0, "cannot read: %s", strerror(errno));

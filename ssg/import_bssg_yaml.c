@@ -75,7 +75,8 @@ static const struct bmap {
 static const struct {
 	const char *var, *why;
 } unmapped[] = {
-	{ "MARKDOWN_PROCESSOR", "ssg renders Markdown itself (cmark-gfm)" },
+	{ "MARKDOWN_PROCESSOR", "ssg renders Markdown itself (cmark-gfm); "
+	  "smart_punctuation follows it" },
 	{ "MARKDOWN_PL_PATH", "ssg renders Markdown itself (cmark-gfm)" },
 	{ "BUILD_MODE", "ssg has one build mode, incremental and in memory" },
 	{ "CACHE_DIR", "ssg keeps its cache in .ssg-cache/" },
@@ -390,6 +391,12 @@ bssg_write_yaml(const struct bssg_site *s, struct buf *out, struct diag *d)
 		nset++;
 	}
 
+	/* BSSG's default processor, pandoc, writes typographic punctuation. */
+	val = bssg_get(s, "MARKDOWN_PROCESSOR");
+	buf_printf(out, "smart_punctuation: %s\t# MARKDOWN_PROCESSOR %s\n",
+	    val == NULL || strcmp(val, "pandoc") == 0 ? "true" : "false",
+	    val == NULL ? "unset: pandoc" : val);
+	nset++;
 	nset += write_fediverse(s, out, d);
 	nset += write_messages(s, out);
 

@@ -87,6 +87,7 @@ md_out_init(struct md_out *o)
 	buf_init(&o->excerpt);
 	o->words = 0;
 	o->raw_html = MD_RAW_KEEP;
+	o->smart = 0;
 	o->error = NULL;
 	o->error_line = 0;
 }
@@ -489,6 +490,8 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 	/* without UNSAFE, cmark writes "<!-- raw HTML omitted -->" */
 	if (o->raw_html == MD_RAW_OMIT)
 		opts &= ~CMARK_OPT_UNSAFE;
+	if (o->smart)
+		opts |= CMARK_OPT_SMART;
 	next = o->raw_html == MD_RAW_FILTER ? NEXT_ALWAYS + 1 : NEXT_ALWAYS;
 	locked = !atomic_load(&interposed);
 	if (locked)

@@ -40,6 +40,7 @@ struct md_out {
 	struct buf	excerpt;	/* plain text of the first paragraphs */
 	size_t		words;		/* words in the whole text */
 	enum md_raw_html raw_html;	/* set before rendering; init: keep */
+	int		 smart;		/* typographic punctuation; init: 0 */
 	const char	*error;		/* why markdown_render failed */
 	int		 error_line;	/* and where, in src (1 on; 0: unknown) */
 };

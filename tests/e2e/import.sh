@@ -58,7 +58,7 @@ status "$SSG" import bssg "$S"
 check "import exits 0" test "$RC" -eq 0
 check "site.yaml written" test -s "$Y"
 check "summary on stdout" contains "$T/out" \
-    "$Y: 41 settings from BSSG, 5 warnings"
+    "$Y: 42 settings from BSSG, 5 warnings"
 cp "$Y" "$T/first.yaml"
 cp "$T/err" "$T/import.err"
 
@@ -114,7 +114,24 @@ check "output_dir (\${BSSG_OUTPUT:-public})" \
     has output_dir '"public"' "OUTPUT_DIR ($L:11)"
 check "templates_dir" has templates_dir '"templates"' "TEMPLATES_DIR (config.sh:13)"
 check "themes_dir" has themes_dir '"themes"' "THEMES_DIR (config.sh:14)"
-check "41 settings written" test "$(grep -c '^[a-z_]*:' "$Y")" -eq 41
+check "42 settings written" test "$(grep -c '^[a-z_]*:' "$Y")" -eq 42
+check "commonmark: no typographic punctuation" grep -q '^smart_punctuation: false' "$Y"
+# pandoc, BSSG's default processor, writes curly quotes and dashes.
+cp -R "$ROOT/tests/fixtures/bssg" "$T/pandoc"
+grep -v '^MARKDOWN_PROCESSOR' "$T/pandoc/config.sh.local" > "$T/pandoc/l" &&
+    mv "$T/pandoc/l" "$T/pandoc/config.sh.local"
+"$SSG" import bssg "$T/pandoc" >/dev/null 2>&1
+check "pandoc: smart_punctuation: true" grep -q '^smart_punctuation: true' "$T/pandoc/site.yaml"
+cp -R "$T/pandoc" "$T/unset" && rm -f "$T/unset/site.yaml"
+grep -v '^MARKDOWN_PROCESSOR' "$T/unset/config.sh" > "$T/unset/c" && mv "$T/unset/c" "$T/unset/config.sh"
+"$SSG" import bssg "$T/unset" >/dev/null 2>&1
+check "MARKDOWN_PROCESSOR unset (pandoc): smart_punctuation: true" \
+    grep -q '^smart_punctuation: true' "$T/unset/site.yaml"
+printf -- '---\ntitle: Quotes\ndate: 2025-01-01\nslug: quotes\n---\n"Quoted" -- it'"'"'s...\n' \
+    > "$T/pandoc/src/2025-01-01-quotes.md"
+"$SSG" build -C "$T/pandoc" -q >/dev/null 2>&1
+check "pandoc site: curly quotes, en dash, ellipsis" grep -q \
+    '<p>“Quoted” – it’s…</p>' "$T/pandoc/public/2025/01/01/quotes/index.html"
 
 # config.sh.local wins over config.sh; config.sh alone gives its values.
 check "config.sh's title is overridden" sh -c "! grep -q 'My new BSSG site' '$Y'"
