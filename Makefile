@@ -32,10 +32,10 @@ LAZY_CFLAGS = -DSSG_CURL_SONAME='"$(or $(call soname,libcurl,libcurl.so),libcurl
 
 # The generator as a library (used by ssg and deploy), module by module.
 LIBSSG_OBJS = \
-	ssg/buf.o ssg/build.o ssg/build_sources.o ssg/build_memo.o ssg/check.o ssg/cli.o ssg/compress.o ssg/manifest.o ssg/srccache.o ssg/cmd_build.o ssg/cmd_check.o ssg/cmd_serve.o ssg/cmd_site.o ssg/cmd_themes.o ssg/config.o ssg/content.o \
+	ssg/bssg_frame.o ssg/buf.o ssg/build.o ssg/build_sources.o ssg/build_memo.o ssg/check.o ssg/cli.o ssg/compress.o ssg/manifest.o ssg/srccache.o ssg/cmd_build.o ssg/cmd_check.o ssg/cmd_serve.o ssg/cmd_site.o ssg/cmd_themes.o ssg/config.o ssg/content.o \
 	ssg/datetime.o ssg/diag.o ssg/escape.o ssg/feed.o ssg/frontmatter.o \
 	ssg/fsutil.o ssg/gitinfo.o ssg/hash.o ssg/locale.o ssg/markdown.o ssg/mdmem.o ssg/mem.o \
-	ssg/output.o ssg/pool.o ssg/render.o ssg/render_fp.o ssg/render_list.o ssg/related.o ssg/serve.o ssg/siteindex.o \
+	ssg/output.o ssg/pool.o ssg/render.o ssg/render_bssg.o ssg/render_fp.o ssg/render_list.o ssg/related.o ssg/serve.o ssg/siteindex.o \
 	ssg/slug.o ssg/template.o ssg/template_compile.o ssg/theme.o ssg/utf8.o ssg/value.o \
 	ssg/dynlib.o \
 	ssg/yamldoc.o ssg/cmd_write.o ssg/cmd_edit.o ssg/cmd_list.o ssg/backup.o ssg/cmd_backup.o ssg/watch.o ssg/import_bssg.o ssg/import_bssg_yaml.o ssg/cmd_import.o
@@ -137,7 +137,7 @@ bench: deps all
 # network supplies, built with clang's libFuzzer, ASan and UBSan into
 # tests/fuzz/build/. make fuzz runs each for FUZZ_SECONDS.
 FUZZ_DIR	 = tests/fuzz/build
-FUZZ_TARGETS	 = post template siteyaml bssgconf deployyaml agent
+FUZZ_TARGETS	 = post template siteyaml bssgconf deployyaml agent bssgframe
 FUZZ_SECONDS	?= 60
 FUZZ_CC		?= clang
 FUZZ_CFLAGS	 = -O1 -g -fno-omit-frame-pointer \

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bssg_frame.h"
 #include "buf.h"
 #include "compress.h"
 #include "config.h"
@@ -222,11 +223,17 @@ static int
 load_templates(struct build *b)
 {
 	char *site_templates = build_path(b, b->c.templates_dir);
+	uint64_t h[2];
 	int rc;
 
 	b->tmpl = tmpl_set_new();
 	rc = theme_load_templates(b->tmpl, b->builtin, site_templates,
-	    &b->bound, &b->tmpl_hash, b->d);
+	    &b->bound, &h[0], b->d);
+	/* a BSSG site's header.html and footer.html frame every page */
+	if (bssg_frame_load(site_templates, &b->bound, &b->frame, &h[1],
+	    b->d) == -1)
+		rc = -1;
+	b->tmpl_hash = b->frame ? hash64(h, sizeof(h)) : h[0];
 	free(site_templates);
 	return rc;
 }
@@ -696,6 +703,8 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		goto out;
 	build_trace("sources");
 	b.render = render_new(&b.c, &b.ix, b.tmpl, b.locale, b.now);
+	if (b.frame != NULL)
+		render_set_frame(b.render, b.frame, d);
 	render_set_base(b.render, b.tmpl_hash, config_hash(&b.c));
 	b.njobs = render_plan(b.render, &b.jobs);
 	st->outputs = b.njobs;
@@ -775,6 +784,7 @@ out:
 	locale_free(b.locale);
 	free(site_themes);
 	tmpl_set_free(b.tmpl);
+	bssg_frame_free(b.frame);
 	siteindex_release(&b.ix);
 	manifest_free(b.manifest);
 	manifest_free(b.old);

@@ -17,6 +17,7 @@
 #include "fsutil.h"
 #include "siteindex.h"
 
+struct bssg_frame;
 struct buf;
 
 struct source {
@@ -57,6 +58,7 @@ struct build {
 	size_t			 np, ng;
 	struct site_index	 ix;
 	struct tmpl_set		*tmpl;
+	struct bssg_frame	*frame;		/* BSSG's header and footer */
 	struct render		*render;
 	struct page_job		*jobs;
 	size_t			 njobs;

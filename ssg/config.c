@@ -80,7 +80,7 @@ static const struct ckey keys[] = {
 	S(drafts_dir, "drafts", "folder of drafts, built only with --drafts"),
 	S(static_dir, "static", "folder copied as is into the output root"),
 	S(output_dir, "output", "where the site is written"),
-	S(templates_dir, "templates", "site templates that override the theme's of the same name"),
+	S(templates_dir, "templates", "site templates that override the theme's of the same name; BSSG's header.html and footer.html there frame every page"),
 	S(themes_dir, "themes", "site themes, searched before the built-in ones"),
 };
 

@@ -403,10 +403,9 @@ bssg_write_yaml(const struct bssg_site *s, struct buf *out, struct diag *d)
 	tmpl = path_join(s->dir, (val = bssg_get(s, "TEMPLATES_DIR")) ? val :
 	    "templates");
 	if (has_file(tmpl, "header.html") || has_file(tmpl, "footer.html"))
-		buf_adds(out, "\n# BSSG's header.html and footer.html "
-		    "templates are not used: ssg's\n# templates are "
-		    ".mustache files (a site's own ones go in "
-		    "templates_dir).\n");
+		buf_adds(out, "\n# The site's header.html and footer.html "
+		    "(in templates_dir) frame every\n# page, with their "
+		    "placeholders filled as BSSG fills them.\n");
 	free(tmpl);
 
 	for (i = 0; i < s->nv; i++) {

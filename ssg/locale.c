@@ -61,9 +61,79 @@ static const char *const en[][2] = {
 
 #define NEN (sizeof(en) / sizeof(en[0]))
 
+/*
+ * BSSG's messages in English (its locales/en.sh, MSG_NAME as name): what
+ * BSSG's header.html and footer.html placeholders stand for. Other
+ * languages are in locales/bssg/LANG.yaml.
+ */
+static const char *const bssg_en[][2] = {
+	{ "home", "Home" },
+	{ "tags", "Tags" },
+	{ "authors", "Authors" },
+	{ "archives", "Archives" },
+	{ "rss", "RSS" },
+	{ "pages", "Pages" },
+	{ "subscribe_rss", "Subscribe via RSS" },
+	{ "published_on", "Published on" },
+	{ "by", "by" },
+	{ "posts_by", "Posts by" },
+	{ "tag_page_title", "Posts tagged with" },
+	{ "all_tags", "All Tags" },
+	{ "all_authors", "All Authors" },
+	{ "all_pages", "All Pages" },
+	{ "archives_for", "Archives for" },
+	{ "back_to", "Back to" },
+	{ "posts_from", "Posts from" },
+	{ "older_posts", "Older Posts" },
+	{ "newer_posts", "Newer Posts" },
+	{ "page_info_template", "Page %d of %d" },
+	{ "page_title_prefix", "Page" },
+	{ "rss_feed_title", "${SITE_TITLE} - RSS Feed" },
+	{ "rss_feed_description", "${SITE_DESCRIPTION}" },
+	{ "rss_feed", "RSS Feed" },
+	{ "all_rights_reserved", "All rights reserved." },
+	{ "generated_with", "This site was generated with" },
+	{ "latest_posts", "Latest Posts" },
+	{ "generator_description", ", a Bash Static Site Generator." },
+	{ "posts", "posts" },
+	{ "read_more", "Read more" },
+	{ "month_01", "January" },
+	{ "month_02", "February" },
+	{ "month_03", "March" },
+	{ "month_04", "April" },
+	{ "month_05", "May" },
+	{ "month_06", "June" },
+	{ "month_07", "July" },
+	{ "month_08", "August" },
+	{ "month_09", "September" },
+	{ "month_10", "October" },
+	{ "month_11", "November" },
+	{ "month_12", "December" },
+	{ "reading_time_template", "%d min read" },
+	{ "minute", "minute" },
+	{ "minutes", "minutes" },
+	{ "updated_on", "Updated on" },
+	{ "back_to_top", "Back to Top" },
+	{ "related_posts", "Related Posts" },
+};
+
+#define NBSSG (sizeof(bssg_en) / sizeof(bssg_en[0]))
+
 struct locale {
 	char	*text[NEN];	/* from the file; NULL: the English default */
+	char	*bssg[NBSSG];	/* the same for BSSG's messages */
 };
+
+static int
+bssg_index(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NBSSG; i++)
+		if (strcmp(bssg_en[i][0], name) == 0)
+			return (int)i;
+	return -1;
+}
 
 static int
 key_index(const char *key)
@@ -110,30 +180,43 @@ message_index(const char *key)
 int
 locale_set(struct locale *l, const char *key, const char *text)
 {
-	int k = message_index(key);
+	char low[64];
+	size_t i;
+	int k = message_index(key), b = -1;
 
+	/* MSG_NAME also sets BSSG's own message of that name */
+	if (strncmp(key, "MSG_", 4) == 0 && strlen(key + 4) < sizeof(low)) {
+		for (i = 0; key[i + 4] != '\0'; i++)
+			low[i] = (char)tolower((unsigned char)key[i + 4]);
+		low[i] = '\0';
+		if ((b = bssg_index(low)) != -1) {
+			free(l->bssg[b]);
+			l->bssg[b] = xstrdup(text);
+		}
+	}
 	if (k == -1)
-		return -1;
+		return b == -1 ? -1 : 0;
 	free(l->text[k]);
 	l->text[k] = xstrdup(text);
 	return 0;
 }
 
-/* Reads folder/locales/name.yaml into l (a file within bd, which may be
- * NULL); 1 if the file was there. */
+/* Reads folder/sub/name.yaml (a file within bd, which may be NULL) into
+ * the texts of keys, n of them; 1 if the file was there. */
 static int
-read_file(struct locale *l, const char *folder, const char *name,
+read_file(char **texts, const char *const (*keys)[2], size_t n,
+    const char *folder, const char *sub, const char *name,
     const struct fs_bound *bd, struct diag *d)
 {
 	struct buf rel = BUF_INIT, text = BUF_INIT;
 	struct ynode *root;
-	const struct ynode *n;
+	const struct ynode *y;
 	char *path;
-	int k;
+	size_t k;
 
 	if (folder == NULL)
 		return 0;
-	buf_printf(&rel, "locales/%s.yaml", name);
+	buf_printf(&rel, "%s/%s.yaml", sub, name);
 	path = path_join(folder, rel.ptr);
 	buf_release(&rel);
 	if (!fs_bound_check(bd, path) || fs_read(path, &text) == -1) {
@@ -142,11 +225,15 @@ read_file(struct locale *l, const char *folder, const char *name,
 		return 0;
 	}
 	root = ynode_parse(text.ptr, text.len, path, 1, d);
-	for (n = root ? root->child : NULL; n != NULL; n = n->next) {
-		if ((k = key_index(n->key)) == -1 || ynode_str(n) == NULL)
+	for (y = root ? root->child : NULL; y != NULL; y = y->next) {
+		if (ynode_str(y) == NULL)
 			continue;
-		free(l->text[k]);
-		l->text[k] = xstrdup(ynode_str(n));
+		for (k = 0; k < n && strcmp(keys[k][0], y->key) != 0; k++)
+			;
+		if (k == n)
+			continue;
+		free(texts[k]);
+		texts[k] = xstrdup(ynode_str(y));
 	}
 	ynode_free(root);
 	buf_release(&text);
@@ -165,8 +252,15 @@ try_name(struct locale *l, const char *name, const char *site_themes,
 	if (*name == '\0' || strspn(name, "abcdefghijklmnopqrstuvwxyz"
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") != strlen(name))
 		return 0;
-	found |= read_file(l, builtin, name, NULL, d);
-	found |= read_file(l, site_themes, name, bd, d);
+	found |= read_file(l->text, en, NEN, builtin, "locales", name, NULL,
+	    d);
+	found |= read_file(l->text, en, NEN, site_themes, "locales", name, bd,
+	    d);
+	/* BSSG's own words, where BSSG has the language */
+	read_file(l->bssg, bssg_en, NBSSG, builtin, "locales/bssg", name, NULL,
+	    d);
+	read_file(l->bssg, bssg_en, NBSSG, site_themes, "locales/bssg", name,
+	    bd, d);
 	return found;
 }
 
@@ -205,6 +299,8 @@ locale_free(struct locale *l)
 		return;
 	for (i = 0; i < NEN; i++)
 		free(l->text[i]);
+	for (i = 0; i < NBSSG; i++)
+		free(l->bssg[i]);
 	free(l);
 }
 
@@ -238,4 +334,26 @@ locale_strings(const struct locale *l)
 	for (i = 0; i < NEN; i++)
 		val_set_str(m, en[i][0], l->text[i] ? l->text[i] : en[i][1]);
 	return m;
+}
+
+size_t
+locale_bssg_count(void)
+{
+	return NBSSG;
+}
+
+const char *
+locale_bssg_name(size_t i)
+{
+	return i < NBSSG ? bssg_en[i][0] : NULL;
+}
+
+const char *
+locale_bssg(const struct locale *l, const char *name)
+{
+	int k = bssg_index(name);
+
+	if (k == -1)
+		return "";
+	return l->bssg[k] ? l->bssg[k] : bssg_en[k][1];
 }

@@ -1,6 +1,8 @@
 #ifndef SSG_LOCALE_H
 #define SSG_LOCALE_H
 
+#include <stddef.h>
+
 struct diag;
 struct fs_bound;
 struct val;
@@ -32,6 +34,15 @@ int		 locale_set(struct locale *l, const char *key, const char *text);
 const char	*locale_get(const struct locale *l, const char *key);
 /* Month name (1-12). */
 const char	*locale_month(const struct locale *l, int month);
+/*
+ * BSSG's messages (its MSG_ names in lower case: "all_rights_reserved"),
+ * in the language's words: what BSSG's header.html and footer.html
+ * placeholders of those names stand for. "" for a name BSSG has not.
+ */
+const char	*locale_bssg(const struct locale *l, const char *name);
+/* How many BSSG messages there are, and the name of the i-th. */
+size_t		 locale_bssg_count(void);
+const char	*locale_bssg_name(size_t i);
 /* Every string as a map for templates. Caller frees with val_free. */
 struct val	*locale_strings(const struct locale *l);
 

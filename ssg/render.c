@@ -68,8 +68,9 @@ set_image(const struct render *r, struct val *m, const struct post *p)
 }
 
 /* The absolute URL of a featured image, for feeds and link previews. */
-static void
-abs_image(const struct render *r, struct buf *out, const char *image)
+void
+render_abs_image(const struct render *r, struct buf *out,
+    const char *image)
 {
 	if (image[0] == '/' && image[1] != '/')
 		buf_adds(out, r->c->site_url);
@@ -250,8 +251,8 @@ menu(const struct render *r, const char *current)
  * own, else its author's in author_fediverse_creators, else the site's.
  * Pages other than posts resolve it for the site's author_name.
  */
-static const char *
-fediverse_creator(const struct render *r, const char *own,
+const char *
+render_fediverse_creator(const struct render *r, const char *own,
     const char *author)
 {
 	const char *v;
@@ -270,7 +271,8 @@ page_ctx(const struct render *r, const char *kind, const char *title,
     const char *description, const char *url)
 {
 	struct val *top = val_map(), *page = val_map();
-	const char *fc = fediverse_creator(r, NULL, r->c->author_name);
+	const char *fc = render_fediverse_creator(r, NULL,
+	    r->c->author_name);
 
 	val_set_str(page, "kind", kind);
 	val_set_str(page, "title", title);
@@ -312,10 +314,11 @@ post_meta(const struct render *r, struct val *page, const struct post *p)
 	val_set_str(page, "og_type", p->kind == CONTENT_POST ? "article" :
 	    "website");
 	if (p->kind == CONTENT_POST &&
-	    (fc = fediverse_creator(r, p->fediverse_creator, author)) != NULL)
+	    (fc = render_fediverse_creator(r, p->fediverse_creator,
+	    author)) != NULL)
 		val_set_str(page, "fediverse_creator", fc);
 	if (p->image != NULL) {
-		abs_image(r, &img, p->image);
+		render_abs_image(r, &img, p->image);
 		val_set_str(page, "image", img.ptr);
 	}
 	buf_adds(&j, "{\"@context\":\"https://schema.org\",\"@type\":\"");
@@ -530,7 +533,14 @@ int
 render_page(const struct render *r, const struct page_job *j,
     struct buf *out, struct buf *err)
 {
-	return renderers[j->kind](r, j, out, err);
+	int rc;
+
+	if (r->frame == NULL || !render_framed(j->kind))
+		return renderers[j->kind](r, j, out, err);
+	render_frame_header(r, j, out);
+	rc = renderers[j->kind](r, j, out, err);
+	render_frame_footer(r, j, out);
+	return rc;
 }
 
 struct render *
@@ -572,6 +582,7 @@ render_new(const struct site_config *c, const struct site_index *ix,
 	set_href(r, site, "atom_url", "/atom.xml");
 	dt_ymd(now, &y, &m, &d);
 	val_set_num(site, "year", y);
+	r->year = y;
 	if (c->rel_me.n > 0) {
 		struct val *list = val_list();
 		size_t k;

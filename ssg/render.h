@@ -7,6 +7,8 @@
 
 #include "buf.h"
 
+struct bssg_frame;
+struct diag;
 struct locale;
 struct site_config;
 struct site_index;
@@ -55,6 +57,13 @@ struct render	*render_new(const struct site_config *c,
 		    const struct site_index *ix, const struct tmpl_set *t,
 		    const struct locale *l, time_t now);
 void		 render_free(struct render *r);
+/*
+ * Frames every HTML page with a BSSG site's header.html and footer.html
+ * (see bssg_frame.h) in place of the templates' own; f is prepared here
+ * and must outlive r. Warnings go to d.
+ */
+void		 render_set_frame(struct render *r, struct bssg_frame *f,
+		    struct diag *d);
 /* Every output of the site, in a stable order. Caller frees with
  * render_jobs_free, after render_free. The sitemap lists these pages, so
  * render_page needs this plan made first. */

@@ -6,6 +6,7 @@
 
 #include "render.h"
 
+struct bssg_frame;
 struct post;
 struct val;
 
@@ -23,6 +24,9 @@ struct render {
 	const struct page_job		*jobs;	/* render_plan's, for the sitemap */
 	size_t				 njobs;
 	uint64_t			 fp_base; /* see render_set_base */
+	int				 year;	/* of the build, for footers */
+	struct bssg_frame		*frame;	/* a BSSG site's header and
+						 * footer, or NULL */
 };
 
 /* base path + path from the root: the href of an internal page. */
@@ -42,6 +46,20 @@ int	 render_tmpl(const struct render *r, const char *name, struct val *top,
 /* A list of post summaries. */
 struct val *post_list(const struct render *r, struct post *const *posts,
 	    size_t n, int full);
+/* The absolute URL of a featured image. */
+void	 render_abs_image(const struct render *r, struct buf *out,
+	    const char *image);
+/* A page's fediverse:creator: the post's own, its author's, the site's
+ * (NULL: none). */
+const char *render_fediverse_creator(const struct render *r,
+	    const char *own, const char *author);
+/* Whether pages of kind get the BSSG frame (HTML pages do). */
+int	 render_framed(enum page_kind kind);
+/* The filled header.html before job j's page, footer.html after it. */
+void	 render_frame_header(const struct render *r,
+	    const struct page_job *j, struct buf *out);
+void	 render_frame_footer(const struct render *r,
+	    const struct page_job *j, struct buf *out);
 /* A translated string. */
 const char *tr(const struct render *r, const char *key);
 

@@ -263,7 +263,7 @@ check "output in OUTPUT_DIR" test -f "$O/index.html"
 check "draft not built" sh -c "! grep -rq 'Unfinished thoughts' '$O'"
 check "theme from THEME" cmp "$O/css/style.css" "$ROOT/themes/minimal/style.css"
 check "links under SITE_URL's path" contains "$O/2024/11/05/first-steps/index.html" \
-    'href="https://example.org/notes/2024/11/05/first-steps/"'
+    'content="https://example.org/notes/2024/11/05/first-steps/"'
 check "date in DATE_FORMAT" contains "$O/2024/11/05/first-steps/index.html" "05 November 2024"
 check "HTML post kept" contains "$O/2025/01/15/html-post/index.html" \
     '<p>This post is <strong>HTML</strong>, kept as it is.</p>'

@@ -38,6 +38,20 @@ for f in "$L"/*.yaml; do
 done
 check "more than one language" test "$n" -ge 10
 
+# BSSG's own messages (locales/bssg/): flat, the keys of its en.yaml.
+B="$L/bssg"
+keys "$B/en.yaml" >"$T/bssg.keys"
+check "bssg/en.yaml has BSSG's 48 messages" test "$(wc -l <"$T/bssg.keys")" -eq 48
+for lang in de es fr it ja nl pt zh; do
+	f="$B/$lang.yaml"
+	check "bssg/$lang.yaml exists" test -f "$f"
+	bad=$(awk '/^[ \t]*(#|$)/ { next }
+	    !/^[a-z][a-z0-9_]*: "[^"\\]*"$/ { print FILENAME ":" NR ": " $0 }' "$f")
+	if [ -z "$bad" ]; then pass; else fail "bssg/$lang.yaml: malformed line: $bad"; fi
+	keys "$f" >"$T/keys"
+	check "bssg/$lang.yaml has the keys of bssg/en.yaml" diff "$T/bssg.keys" "$T/keys"
+done
+
 # A real YAML parser agrees, where one is installed.
 if command -v python3 >/dev/null 2>&1 &&
     python3 -c 'import yaml' >/dev/null 2>&1; then
