@@ -732,6 +732,10 @@ render_plan(struct render *r, struct page_job **jobs)
 		buf_adds(&p.url, "/");
 		buf_adds(&p.path, "index.html");
 		add(&p, PAGE_PAGE, (size_t)-1);
+		/* and at its own URL, as BSSG writes both */
+		buf_adds(&p.url, ix->home->url);
+		buf_adds(&p.path, ix->home->out_path);
+		add(&p, PAGE_PAGE, (size_t)-1);
 	} else {
 		buf_adds(&p.url, "/");
 		buf_adds(&p.path, "index.html");

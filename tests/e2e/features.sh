@@ -144,6 +144,8 @@ check "--drafts includes draft: true" test -f "$T/all/2024/09/09/hidden/index.ht
 # Custom home page and secondary pages.
 check "pages/ with slug: index is the home page" contains "$O/index.html" 'Welcome home.'
 check "website JSON-LD on the home page" contains "$O/index.html" '"@type":"WebSite"'
+check "the index page also stays at /index/, as BSSG writes both" contains \
+    "$O/index/index.html" 'Welcome home.'
 check "secondary pages listed in pages.html" contains "$O/pages.html" 'Imprint'
 check "Pages menu item" contains "$O/about/index.html" 'href="/pages.html"'
 check "secondary page not in the main menu" sh -c "! grep -q '>Imprint</a></li>' '$O/about/index.html'"
