@@ -20,7 +20,7 @@
 #include "slug.h"
 #include "utf8.h"
 
-#define EXCERPT_MAX 300
+#define EXCERPT_MAX 160	/* bytes, as BSSG's generate_excerpt */
 
 int
 content_is_source(const char *path)

@@ -55,6 +55,7 @@ static const char *const en[][2] = {
 	{ "month_6", "June" }, { "month_7", "July" }, { "month_8", "August" },
 	{ "month_9", "September" }, { "month_10", "October" },
 	{ "month_11", "November" }, { "month_12", "December" },
+	{ "latest_posts", "Latest Posts" },
 	{ "lang_name", "English" },
 	{ "date_format", "%B %d, %Y" },
 };

@@ -371,10 +371,13 @@ node_line(cmark_node *n)
 	return line;
 }
 
+static void html_text(const char *, size_t, struct buf *);
+
 /*
  * One walk over the document: words over its whole text (block ends and
- * line breaks part words), the excerpt from its top-level paragraphs, and
- * its headings (changed after the walk, by add_heading_ids).
+ * line breaks part words), the excerpt, and its headings (changed after
+ * the walk, by add_heading_ids). The excerpt is BSSG's: the text of the
+ * first top-level paragraph or HTML block that has any, tags out.
  */
 static void
 walk_doc(cmark_node *doc, size_t max, struct doc_facts *f)
@@ -409,9 +412,17 @@ walk_doc(cmark_node *doc, size_t max, struct doc_facts *f)
 		}
 		switch (type) {
 		case CMARK_NODE_PARAGRAPH:
-			if (!full && cmark_node_parent(n) == doc) {
+			if (f->excerpt.len == 0 && cmark_node_parent(n) == doc) {
 				para = n;
 				buf_clear(&t);
+			}
+			break;
+		case CMARK_NODE_HTML_BLOCK:
+			if (f->excerpt.len == 0 && cmark_node_parent(n) == doc &&
+			    (lit = cmark_node_get_literal(n)) != NULL) {
+				buf_clear(&t);
+				html_text(lit, strlen(lit), &t);
+				excerpt_add(&f->excerpt, t.ptr, t.len, max, &full);
 			}
 			break;
 		case CMARK_NODE_HEADING:
@@ -602,26 +613,69 @@ decode_entity(const char *s, size_t n, struct buf *out)
 	return 0;
 }
 
+/* The element name at s (after "<"), if it is script or style. */
+static const char *
+hidden_element(const char *s, size_t n)
+{
+	static const char *const names[] = { "script", "style" };
+	size_t i, len;
+
+	for (i = 0; i < 2; i++) {
+		len = strlen(names[i]);
+		if (n > len && strncasecmp(s, names[i], len) == 0 &&
+		    strchr(" \t\n/>", s[len]) != NULL)
+			return names[i];
+	}
+	return NULL;
+}
+
+/* Where the element name closes ("</name" ... ">") at or after s, or
+ * NULL. */
+static const char *
+close_of(const char *s, const char *end, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (; s + len + 2 <= end; s++)
+		if (s[0] == '<' && s[1] == '/' &&
+		    strncasecmp(s + 2, name, len) == 0)
+			return memchr(s, '>', (size_t)(end - s));
+	return NULL;
+}
+
+/* The text of HTML: tags out (with the content of <script> and <style>,
+ * which no reader sees as text), entities decoded, a space for each tag
+ * that breaks a line. */
+static void
+html_text(const char *html, size_t n, struct buf *t)
+{
+	const char *gt, *name, *close;
+	size_t i, used;
+
+	for (i = 0; i < n; i++) {
+		if (html[i] == '<' && (gt = memchr(html + i, '>', n - i))) {
+			if (is_break_tag(html + i + 1, (size_t)(gt - html) - i - 1))
+				buf_addc(t, ' ');
+			if ((name = hidden_element(html + i + 1, n - i - 1)) &&
+			    (close = close_of(gt, html + n, name)) != NULL)
+				gt = close;
+			i = (size_t)(gt - html);
+		} else if (html[i] == '&' &&
+		    (used = decode_entity(html + i + 1, n - i - 1, t)) > 0)
+			i += used;
+		else
+			buf_addc(t, html[i]);
+	}
+}
+
 void
 html_plain_text(const char *html, size_t n, size_t excerpt_max,
     struct md_out *o)
 {
 	struct buf t = BUF_INIT;
-	const char *gt;
-	size_t i, used;
 	int full = 0;
 
-	for (i = 0; i < n; i++) {
-		if (html[i] == '<' && (gt = memchr(html + i, '>', n - i))) {
-			if (is_break_tag(html + i + 1, (size_t)(gt - html) - i - 1))
-				buf_addc(&t, ' ');
-			i = (size_t)(gt - html);
-		} else if (html[i] == '&' &&
-		    (used = decode_entity(html + i + 1, n - i - 1, &t)) > 0)
-			i += used;
-		else
-			buf_addc(&t, html[i]);
-	}
+	html_text(html, n, &t);
 	o->words = count_words(t.ptr, t.len);
 	excerpt_add(&o->excerpt, t.ptr, t.len, excerpt_max, &full);
 	excerpt_finish(&o->excerpt, full);

@@ -37,7 +37,7 @@ int	md_raw_html_mode(const char *s);
 
 struct md_out {
 	struct buf	html;		/* the rendered body */
-	struct buf	excerpt;	/* plain text of the first paragraphs */
+	struct buf	excerpt;	/* plain text of the first paragraph */
 	size_t		words;		/* words in the whole text */
 	enum md_raw_html raw_html;	/* set before rendering; init: keep */
 	int		 smart;		/* typographic punctuation; init: 0 */

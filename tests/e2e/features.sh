@@ -81,7 +81,7 @@ check "author name escaped on their page" contains "$B/index.html" 'Bea &lt;scri
 # Related posts: most shared tags first.
 A="$O/2025/01/05/alpha/index.html"
 check "related posts section" contains "$A" 'class="related-posts"'
-rel=$(sed -n '/class="related-posts"/,/<\/aside>/p' "$A" | grep -o '<li><a href="[^"]*"' | head -n 1)
+rel=$(sed -n '/class="related-posts"/,/<\/aside>/p' "$A" | grep -o '<li class="related-post"><a href="[^"]*"' | head -n 1)
 check "the most related post comes first (Beta or Gamma share two tags)" sh -c "echo '$rel' | grep -q -e beta -e gamma"
 
 # Feeds and sitemap.

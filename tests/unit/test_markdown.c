@@ -75,12 +75,28 @@ main(void)
 
 	render("First *para* here.\n\nSecond para with a lot more words that "
 	    "will certainly go past the limit of the excerpt length.\n", &o);
-	OK(strncmp(o.excerpt.ptr, "First para here. Second", 23) == 0,
-	    "excerpt is plain text: %s", o.excerpt.ptr);
+	OK(strcmp(o.excerpt.ptr, "First para here.") == 0,
+	    "excerpt: the first paragraph, as plain text: %s", o.excerpt.ptr);
+	IS_INT(o.words, 21, "word count");
+	md_out_release(&o);
+
+	render("A first paragraph with a lot more words than the limit of the "
+	    "excerpt, which is eighty bytes in this test.\n\nSecond.\n", &o);
 	OK(o.excerpt.len <= 80 + 3, "excerpt bounded: %zu", o.excerpt.len);
 	OK(strcmp(o.excerpt.ptr + o.excerpt.len - 3, "\xe2\x80\xa6") == 0,
-	    "cut excerpt ends with an ellipsis");
-	IS_INT(o.words, 21, "word count");
+	    "cut excerpt ends with an ellipsis: %s", o.excerpt.ptr);
+	md_out_release(&o);
+	/* a body that starts with raw HTML: its text, tags out */
+	render("<div class=\"note\"><p>Hello <b>there</b> &amp; all</p>\n"
+	    "</div>\n\nThen a paragraph.\n", &o);
+	OK(strcmp(o.excerpt.ptr, "Hello there & all") == 0,
+	    "excerpt of a raw HTML start: %s", o.excerpt.ptr);
+	md_out_release(&o);
+	/* a script is no text: the paragraph after it is the excerpt */
+	render("<script src=\"https://x.example/m.js\">var x = 1;</script>\n\n"
+	    "<style>p { color: red }</style>\n\nThe text.\n", &o);
+	OK(strcmp(o.excerpt.ptr, "The text.") == 0,
+	    "script and style are not the excerpt: %s", o.excerpt.ptr);
 	md_out_release(&o);
 
 	md_out_init(&o);

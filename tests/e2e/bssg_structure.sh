@@ -1,0 +1,41 @@
+#!/bin/sh
+# BSSG's page structure: every class BSSG writes on a kind of page
+# (tests/fixtures/bssg.classes, from BSSG's own build of the fixture) is on
+# ssg's page of the same path, with ssg's own templates, so that BSSG's
+# theme stylesheets style ssg's pages. And BSSG's words on them.
+. "$(dirname "$0")/../lib.sh"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+cp -R "$ROOT/tests/fixtures/bssg" "$T/site"
+S="$T/site"
+P="$S/public"
+rm -r "$S/templates"	# ssg's own header, footer and page templates
+"$SSG" import bssg "$S" >/dev/null 2>&1
+"$SSG" build -C "$S" -q 2>"$T/err"
+check "the fixture builds" test -f "$P/index.html"
+
+# classes FILE: the class names used in FILE, one per line.
+classes() {
+	grep -o 'class="[^"]*"' "$1" | sed 's/^class="//; s/"$//' | tr ' ' '\n' |
+	    sort -u
+}
+while IFS="$(printf '\t')" read -r path want; do
+	case $path in '#'*|'') continue ;; esac
+	classes "$P/$path" >"$T/have" 2>/dev/null
+	for c in $want; do
+		check "$path has BSSG's class $c" grep -qx -- "$c" "$T/have"
+	done
+done <"$ROOT/tests/fixtures/bssg.classes"
+
+# BSSG's words and elements.
+check "home: Latest Posts" contains "$P/index.html" '<h1 class="page-title">Latest Posts</h1>'
+check "list: Published on DATE by AUTHOR" contains "$P/tags/shell/index.html" \
+    'Published on <time datetime="2025-02-01T11:00:00+01:00">01 February 2025</time> by'
+check "list: no reading time" sh -c "! grep -q 'min read' '$P/tags/shell/index.html'"
+check "post: reading time in .reading-time" contains \
+    "$P/2025/03/10/spring/index.html" '<p class="meta reading-time">1 min read</p>'
+check "page body in .container" contains "$P/index.html" '<div class="container">'
+check "list excerpt in .summary" contains "$P/tags/shell/index.html" \
+    '<p class="post-excerpt summary">The same program, twice.</p>'
+summary
