@@ -733,9 +733,14 @@ carried:
 	/* the stylesheet, then static files (which may replace it) */
 	{
 		struct buf css = BUF_INIT;
+		char *base_css = path_join(b.builtin, "templates/base.css");
 
 		if (fs_read(sheet, &css) == -1)
 			diag_error(d, sheet, 0, "cannot read: %s",
+			    strerror(errno));
+		/* the rules every page needs, whatever the theme */
+		else if (fs_read(base_css, &css) == -1)
+			diag_error(d, base_css, 0, "cannot read: %s",
 			    strerror(errno));
 		else if (output_write(b.out_dir, "css/style.css", css.ptr,
 		    css.len, &changed, d) == 0) {
@@ -744,6 +749,7 @@ carried:
 			st->outputs++;
 			st->written += changed;
 		}
+		free(base_css);
 		buf_release(&css);
 	}
 	static_dir = build_path(&b, b.c.static_dir);

@@ -224,6 +224,7 @@ menu(const struct render *r, const char *current)
 {
 	const struct site_index *ix = r->ix;
 	struct val *list = val_list();
+	struct buf rss = BUF_INIT;
 	size_t i;
 
 	menu_item(r, list, tr(r, "home"), "/", strcmp(current, "/") == 0);
@@ -243,6 +244,10 @@ menu(const struct render *r, const char *current)
 	if (ix->nsecondary > 0)
 		menu_item(r, list, tr(r, "pages"), "/pages.html",
 		    strcmp(current, "/pages.html") == 0);
+	/* the feed last, as in BSSG's menu */
+	buf_printf(&rss, "/%s", r->c->rss_filename);
+	menu_item(r, list, locale_bssg(r->l, "rss"), rss.ptr, 0);
+	buf_release(&rss);
 	return list;
 }
 

@@ -20,3 +20,8 @@ summary() {
 	printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
 	[ "$FAILED" -eq 0 ]
 }
+sheet_is() {
+	# sheet_is OUTPUT_CSS THEME_CSS: the published stylesheet is the
+	# theme's, then the rules every page needs (themes/templates/base.css)
+	cat "$2" "$ROOT/themes/templates/base.css" | cmp -s - "$1"
+}

@@ -54,7 +54,7 @@ check "drafts are left out" sh -c "! grep -rq 'Not yet' '$S/output'"
 check "home page 1 lists the newest post" contains "$S/output/index.html" 'Escaping &lt;script&gt;'
 check "pagination link" contains "$S/output/index.html" 'href="/blog/page/2/" rel="next"'
 check "page 2 links back" contains "$S/output/page/2/index.html" 'href="/blog/" rel="prev"'
-check "theme stylesheet copied" cmp "$S/output/css/style.css" "$ROOT/themes/default/style.css"
+check "theme stylesheet copied" sheet_is "$S/output/css/style.css" "$ROOT/themes/default/style.css"
 check "static file copied" cmp "$S/output/images/pixel.png" "$S/static/images/pixel.png"
 if command -v xmllint >/dev/null 2>&1; then
 	check "rss.xml is well-formed" xmllint --noout "$S/output/rss.xml"

@@ -215,7 +215,7 @@ CUSTOM_CSS=/x.css touch "$T/ran-3"
 TIMEZONE=\`touch $T/ran-4\`
 DATE_FORMAT="%d"\\
 "/%m"
-THEME=dark
+THEME=handmade
 EOF
 HOME="$P/home" "$SSG" import bssg -o - "$P" >"$T/out" 2>"$T/err"
 check "hard lines: exit 0" test $? -eq 0
@@ -251,7 +251,7 @@ check "backquotes: skipped" contains "$T/err" "config.sh:18: warning: skipped: c
 check "line continuation" has date_format '"%d/%m"' "DATE_FORMAT (config.sh:19)"
 check "nothing was run" sh -c "! ls '$T'/ran-* >/dev/null 2>&1"
 check "theme ssg lacks: warned" contains "$T/err" \
-    "theme 'dark' is neither in $P/my-themes nor among ssg's themes"
+    "theme 'handmade' is neither in $P/my-themes nor among ssg's themes"
 Y="$S/site.yaml"
 
 # 6. Build the imported fixture and compare its paths with BSSG's.
@@ -261,7 +261,7 @@ check "no unknown settings" sh -c "! grep -q 'unknown setting' '$T/err'"
 O="$S/public"
 check "output in OUTPUT_DIR" test -f "$O/index.html"
 check "draft not built" sh -c "! grep -rq 'Unfinished thoughts' '$O'"
-check "theme from THEME" cmp "$O/css/style.css" "$ROOT/themes/minimal/style.css"
+check "theme from THEME" sheet_is "$O/css/style.css" "$ROOT/themes/minimal/style.css"
 check "links under SITE_URL's path" contains "$O/2024/11/05/first-steps/index.html" \
     'content="https://example.org/notes/2024/11/05/first-steps/"'
 check "date in DATE_FORMAT" contains "$O/2024/11/05/first-steps/index.html" "05 November 2024"

@@ -17,7 +17,7 @@ check "every theme has a family and a description: $bad" test -z "$bad"
 "$SSG" build -C "$S" -t random >"$T/out"
 th=$(sed -n 's/.*theme \([a-z0-9-]*\).*/\1/p' "$T/out")
 check "theme: random names its pick in the summary ($th)" grep -q "^$th	" "$T/list"
-check "the picked theme's stylesheet is used" cmp "$S/output/css/style.css" "$ROOT/themes/$th/style.css"
+check "the picked theme's stylesheet is used" sheet_is "$S/output/css/style.css" "$ROOT/themes/$th/style.css"
 
 mkdir -p "$S/themes/mine" "$S/templates"
 printf 'body { color: #111; background: #fff; }\n' >"$S/themes/mine/style.css"
@@ -25,7 +25,7 @@ printf 'name: mine\ndescription: "My own"\nfamily: special\ndark: false\n' >"$S/
 sed 's|<footer class="site-footer">|<footer class="site-footer"><p>Own footer</p>|' \
 	"$ROOT/themes/templates/footer.mustache" >"$S/templates/footer.mustache"
 "$SSG" build -C "$S" -t mine -q
-check "a site's own theme is used" cmp "$S/output/css/style.css" "$S/themes/mine/style.css"
+check "a site's own theme is used" sheet_is "$S/output/css/style.css" "$S/themes/mine/style.css"
 check "a site's own template overrides the built-in one" contains "$S/output/index.html" 'Own footer'
 check "the site's theme is listed" sh -c "'$SSG' themes -C '$S' | grep -q '^mine	special	My own'"
 "$SSG" build -C "$S" -t no-such-theme >"$T/out" 2>"$T/err"
