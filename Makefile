@@ -32,7 +32,7 @@ LAZY_CFLAGS = -DSSG_CURL_SONAME='"$(or $(call soname,libcurl,libcurl.so),libcurl
 
 # The generator as a library (used by ssg and deploy), module by module.
 LIBSSG_OBJS = \
-	ssg/bssg_frame.o ssg/buf.o ssg/build.o ssg/build_sources.o ssg/build_memo.o ssg/check.o ssg/cli.o ssg/compress.o ssg/manifest.o ssg/srccache.o ssg/cmd_build.o ssg/cmd_check.o ssg/cmd_serve.o ssg/cmd_site.o ssg/cmd_themes.o ssg/config.o ssg/content.o \
+	ssg/bssg_frame.o ssg/buf.o ssg/build.o ssg/build_sources.o ssg/build_memo.o ssg/check.o ssg/check_against.o ssg/cli.o ssg/compress.o ssg/manifest.o ssg/srccache.o ssg/cmd_build.o ssg/cmd_check.o ssg/cmd_serve.o ssg/cmd_site.o ssg/cmd_themes.o ssg/config.o ssg/content.o \
 	ssg/datetime.o ssg/diag.o ssg/escape.o ssg/feed.o ssg/frontmatter.o \
 	ssg/fsutil.o ssg/gitinfo.o ssg/hash.o ssg/locale.o ssg/markdown.o ssg/mdmem.o ssg/mem.o \
 	ssg/output.o ssg/pool.o ssg/render.o ssg/render_bssg.o ssg/render_fp.o ssg/render_list.o ssg/related.o ssg/serve.o ssg/siteindex.o \

@@ -15,6 +15,15 @@ size_t	check_links(const char *out_dir, const char *site_url,
 	    const char *base, FILE *out, size_t *pages, size_t *links);
 
 /*
+ * Old URLs: every file an older build left in old_dir (a copy of the
+ * output folder BSSG or ssg wrote before) that new_dir no longer has,
+ * printed to out as "/url/: gone". *urls is how many were compared.
+ * Returns the number gone.
+ */
+size_t	check_against(const char *old_dir, const char *new_dir, FILE *out,
+	    size_t *urls);
+
+/*
  * Scripts and frames loaded from other sites: each distinct src of a
  * <script> or <iframe> that points off the site is printed to out as
  * "script URL (N pages, e.g. PAGE)", sorted. Returns how many there are.

@@ -15,7 +15,8 @@
 #include "lazy_curl.h"
 
 static const char check_usage[] =
-    "usage: ssg check [-C DIR] [--external [--no-cache] [--timeout SECONDS]]\n"
+    "usage: ssg check [-C DIR] [--against OLD_OUTPUT]\n"
+    "                 [--external [--no-cache] [--timeout SECONDS]]\n"
     "\n"
     "Checks the built site (run ssg build first): every internal link,\n"
     "#anchor, image and stylesheet reference must resolve to a file in the\n"
@@ -23,6 +24,9 @@ static const char check_usage[] =
     "1 if there is any. Then lists, for information, the scripts and\n"
     "frames (<script src>, <iframe src>) the pages load from other sites.\n"
     "\n"
+    "  -a, --against DIR    also list every URL of an older build (a copy of\n"
+    "                       the output BSSG or ssg wrote before) that this\n"
+    "                       build no longer has, as '/url/: gone'\n"
     "  -e, --external       also fetch every outside http(s) link (16 at\n"
     "                       once, 2 per host); links that answered well\n"
     "                       are remembered for a day in\n"
@@ -39,6 +43,7 @@ cmd_check(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "site", required_argument, NULL, 'C' },
+		{ "against", required_argument, NULL, 'a' },
 		{ "external", no_argument, NULL, 'e' },
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -48,16 +53,17 @@ cmd_check(struct cli *cli, int argc, char **argv)
 	};
 	struct extlink_opts eo;
 	struct site_config c;
-	char *out, *cache = NULL, *end;
-	size_t problems, pages, links, ext_problems, cached;
+	char *out, *cache = NULL, *end, *against = NULL;
+	size_t problems, pages, links, ext_problems, cached, old_urls, gone;
 	long v;
 	int ch, rc, external = 0, no_cache = 0;
 
 	extlink_opts_init(&eo);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "C:eqh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "C:a:eqh", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'C': cli->site_dir = optarg; break;
+		case 'a': against = optarg; break;
 		case 'e': external = 1; break;
 		case 'q': cli->quiet = 1; break;
 		case OPT_NO_CACHE: no_cache = 1; break;
@@ -87,6 +93,20 @@ cmd_check(struct cli *cli, int argc, char **argv)
 	if (!cli->quiet || problems)
 		printf("%s links in %s pages checked: %s broken\n",
 		    cli_num(links), cli_num(pages), cli_num(problems));
+	if (against != NULL) {
+		if (!fs_is_dir(against)) {
+			cli_error(cli, "%s: not a folder (--against takes the "
+			    "old output folder)", against);
+			rc = -1;
+			goto done;
+		}
+		fflush(stdout);
+		gone = check_against(against, out, stdout, &old_urls);
+		if (!cli->quiet || gone)
+			printf("%s URLs of %s checked: %s gone\n",
+			    cli_num(old_urls), against, cli_num(gone));
+		problems += gone;
+	}
 	if (!cli->quiet) {
 		/* what visitors' browsers fetch from elsewhere: to know, not
 		 * a problem */

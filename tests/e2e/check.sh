@@ -189,6 +189,26 @@ printf -- '---\ntitle: Outside\ndate: 2025-01-01\n---\n[ok](%s/ok) [nohead](%s/n
 "$SSG" check -C "$S" --external --timeout 5 >"$T/out" 2>&1
 check "all outside links good: exit 0" test $? -eq 0
 
+# --against: the URLs an older build had that this one no longer has.
+cp -R "$S/output" "$T/old"
+"$SSG" check -C "$S" --against "$T/old" >"$T/out" 2>&1
+check "against an identical build: exit 0" test $? -eq 0
+check "against: counts what it compared" grep -q "URLs of $T/old checked: 0 gone" "$T/out"
+mkdir -p "$T/old/2019/05/01/old-post" "$T/old/css"
+echo old >"$T/old/2019/05/01/old-post/index.html"
+echo old >"$T/old/feed.xml"
+echo old >"$T/old/feed.xml.gz"
+"$SSG" check -C "$S" --against "$T/old" >"$T/out" 2>&1
+check "against: a page gone is an error" test $? -eq 1
+check "against: the page's URL is named" grep -qx \
+    "/2019/05/01/old-post/: gone (the old build had 2019/05/01/old-post/index.html)" "$T/out"
+check "against: a file gone is named" grep -qx "/feed.xml: gone" "$T/out"
+check "against: compressed siblings are not URLs" sh -c "! grep -q 'feed.xml.gz' '$T/out'"
+check "against: the count" grep -q "checked: 2 gone" "$T/out"
+"$SSG" check -C "$S" --against "$T/nowhere" >"$T/out" 2>&1
+check "against a missing folder: exit 1" test $? -eq 1
+check "against a missing folder: says so" grep -q "nowhere: not a folder" "$T/out"
+
 "$SSG" check --help >"$T/h" 2>&1
 check "check --help" grep -q 'usage: ssg check' "$T/h"
 "$SSG" check --bogus >/dev/null 2>"$T/h"

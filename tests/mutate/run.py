@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -117,6 +118,32 @@ def make_targets(tree):
     return ["all"] + names
 
 
+def try_fault(f, tree, targets, log_path, lock):
+    """Applies f in tree, builds, runs its tests; returns the outcome."""
+    path = os.path.join(tree, f["file"])
+    with open(path) as fp:
+        orig = fp.read()
+    with open(path, "w") as fp:
+        fp.write(orig.replace(f["find"], f["replace"], 1))
+    start = time.time()
+    with open(log_path, "w") as log:
+        if run(["make"] + targets, tree, log) != 0:
+            outcome = "does not build"
+        else:
+            outcome = "missed"
+            for t in f["tests"]:
+                if run(test_command(t), tree, log) != 0:
+                    outcome = "caught by " + t
+                    break
+    with open(path, "w") as fp:
+        fp.write(orig)
+    mark = "ok  " if outcome.startswith("caught") else "FAIL"
+    with lock:
+        print("%s %-14s %s: %s (%.0fs)" % (mark, f["module"], f["title"],
+              outcome, time.time() - start), flush=True)
+    return outcome
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lint", action="store_true")
@@ -142,51 +169,51 @@ def main():
         return 1 if stale else 0
 
     scratch = tempfile.mkdtemp(prefix="mutate.")
-    tree = os.path.join(scratch, "tree")
-    log_path = os.path.join(scratch, "log")
+    trees = [os.path.join(scratch, "tree0"), os.path.join(scratch, "tree1")]
     results = []
     t0 = time.time()
     try:
         # The tree as it is, built: later builds redo one object and link.
         ignore = shutil.ignore_patterns(".git", "output", ".ssg-cache")
-        shutil.copytree(TOP, tree, symlinks=True, ignore=ignore)
-        targets = make_targets(tree)
-        with open(log_path, "w") as log:
-            if run(["make", "-j2"] + targets, tree, log) != 0:
+        shutil.copytree(TOP, trees[0], symlinks=True, ignore=ignore)
+        targets = make_targets(trees[0])
+        with open(os.path.join(scratch, "log0"), "w") as log:
+            if run(["make", "-j2"] + targets, trees[0], log) != 0:
                 print("the unchanged tree does not build")
                 print("0 passed, 1 failed")
                 return 1
-        for f in faults:
-            if f in stale:
-                results.append((f, "stale"))
-                continue
-            path = os.path.join(tree, f["file"])
-            with open(path) as fp:
-                orig = fp.read()
-            with open(path, "w") as fp:
-                fp.write(orig.replace(f["find"], f["replace"], 1))
-            start = time.time()
-            with open(log_path, "w") as log:
-                if run(["make", "-j2"] + targets, tree, log) != 0:
-                    outcome = "does not build"
-                else:
-                    outcome = "missed"
-                    for t in f["tests"]:
-                        if run(test_command(t), tree, log) != 0:
-                            outcome = "caught by " + t
-                            break
-            with open(path, "w") as fp:
-                fp.write(orig)
-            results.append((f, outcome))
-            mark = "ok  " if outcome.startswith("caught") else "FAIL"
-            print("%s %-14s %s: %s (%.0fs)" % (mark, f["module"], f["title"],
-                  outcome, time.time() - start), flush=True)
-        # put the scratch tree's objects back in step for --keep users
+        # A second built copy: two faults at a time, one per core. Faults
+        # tested by deploy's tests (network namespaces, fixed ports) run
+        # in the first tree only, so never two at once.
+        subprocess.run(["cp", "-a", trees[0], trees[1]], check=True)
+        queue = [f for f in faults if f not in stale]
+        results.extend((f, "stale") for f in stale)
+        lock = threading.Lock()
+
+        def worker(n):
+            tree = trees[n]
+            log_path = os.path.join(scratch, "log%d" % n)
+            while True:
+                with lock:
+                    pick = next((f for f in queue if n == 0 or not any(
+                        t.startswith("deploy/") for t in f["tests"])), None)
+                    if pick is None:
+                        return
+                    queue.remove(pick)
+                results.append((pick, try_fault(pick, tree, targets,
+                                                log_path, lock)))
+
+        threads = [threading.Thread(target=worker, args=(n,))
+                   for n in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
     finally:
         if not a.keep:
             shutil.rmtree(scratch, ignore_errors=True)
         else:
-            print("scratch tree kept in %s" % tree)
+            print("scratch trees kept in %s" % scratch)
 
     modules = {}
     for f, outcome in results:
