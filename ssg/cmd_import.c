@@ -15,7 +15,7 @@
 #include "theme.h"
 
 static const char import_usage[] =
-    "usage: ssg import bssg [-f] [-o FILE] DIR\n"
+    "usage: ssg import bssg [-f] [-o FILE] [--bssg BSSG_DIR] DIR\n"
     "\n"
     "Reads the BSSG site in DIR (its config.sh, then config.sh.local) and\n"
     "writes DIR/site.yaml with the same settings, the folders pointing at\n"
@@ -25,6 +25,11 @@ static const char import_usage[] =
     "for are listed as comments.\n"
     "\n"
     "  -o, --output FILE  write FILE instead of DIR/site.yaml (- for stdout)\n"
+    "  -b, --bssg DIR     the BSSG installation the site was built with:\n"
+    "                     copy its theme (THEME; every theme for random)\n"
+    "                     into the site's themes folder and its\n"
+    "                     templates/header.html and footer.html into the\n"
+    "                     site's templates folder, where the site has none\n"
     "  -f, --force        replace an existing file\n"
     "  -h, --help         show this help\n";
 
@@ -55,28 +60,116 @@ check_theme(struct cli *cli, const char *dir, const struct bssg_site *s,
 	free(site_themes);
 }
 
+/* Copies bssg/from to dir/to unless dir/to exists; 1 if copied. */
+static int
+take_file(const char *bssg, const char *from, const char *dir,
+    const char *to, struct diag *d)
+{
+	char *src = path_join(bssg, from), *dst = path_join(dir, to), *slash;
+	int copied = 0;
+
+	if (fs_is_file(src) && !fs_is_file(dst)) {
+		if ((slash = strrchr(dst, '/')) != NULL) {
+			*slash = '\0';
+			fs_mkdirs(dst);
+			*slash = '/';
+		}
+		if (fs_copy_atomic(src, dst) == -1)
+			diag_error(d, dst, 0, "cannot copy %s here: %s", src,
+			    strerror(errno));
+		else {
+			diag_add(d, DIAG_NOTE, dst, 0, "copied from %s", src);
+			copied = 1;
+		}
+	}
+	free(src);
+	free(dst);
+	return copied;
+}
+
+/*
+ * BSSG keeps its themes and templates beside its scripts, not in the
+ * site: take those the site uses from the installation at bssg, so that
+ * it keeps its exact look. Files the site has are kept.
+ */
+static int
+take_from_bssg(const char *dir, const char *bssg, const struct bssg_site *s,
+    struct diag *d)
+{
+	const char *theme = bssg_get(s, "THEME");
+	const char *tdir = bssg_get(s, "THEMES_DIR");
+	const char *pdir = bssg_get(s, "TEMPLATES_DIR");
+	char *themes = path_join(bssg, "themes"), **names = NULL;
+	struct buf from = BUF_INIT, to = BUF_INIT;
+	size_t i, n = 0;
+	static const char *const frame[] = { "header.html", "footer.html" };
+
+	if (!fs_is_dir(themes)) {
+		diag_error(d, bssg, 0, "not a BSSG installation (no themes/ "
+		    "folder)");
+		free(themes);
+		return -1;
+	}
+	/* only into the site: never a folder named by an absolute path */
+	if ((tdir && (tdir[0] == '/' || strstr(tdir, "..") != NULL)) ||
+	    (pdir && (pdir[0] == '/' || strstr(pdir, "..") != NULL))) {
+		diag_warn(d, NULL, 0, "THEMES_DIR or TEMPLATES_DIR is outside "
+		    "the site: nothing copied from %s", bssg);
+		free(themes);
+		return 0;
+	}
+	if (theme == NULL)
+		theme = "default";
+	if (strcmp(theme, "random") == 0)
+		n = theme_list(themes, NULL, &names);
+	for (i = 0; i < (n ? n : 1); i++) {
+		buf_clear(&from);
+		buf_clear(&to);
+		buf_printf(&from, "themes/%s/style.css", n ? names[i] : theme);
+		buf_printf(&to, "%s/%s/style.css", tdir ? tdir : "themes",
+		    n ? names[i] : theme);
+		take_file(bssg, from.ptr, dir, to.ptr, d);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	for (i = 0; i < 2; i++) {
+		buf_clear(&to);
+		buf_printf(&to, "%s/%s", pdir ? pdir : "templates", frame[i]);
+		buf_clear(&from);
+		buf_printf(&from, "templates/%s", frame[i]);
+		take_file(bssg, from.ptr, dir, to.ptr, d);
+	}
+	buf_release(&from);
+	buf_release(&to);
+	free(themes);
+	return 0;
+}
+
 int
 cmd_import(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "bssg", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct bssg_site *s = NULL;
 	struct buf yaml = BUF_INIT;
 	struct diag *d;
-	const char *dir, *output = NULL;
+	const char *dir, *output = NULL, *bssg = NULL;
 	char *dest = NULL;
 	size_t nset = 0;
 	int ch, force = 0, rc = 1;
 	FILE *info;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "o:fh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "o:b:fh", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'o': output = optarg; break;
+		case 'b': bssg = optarg; break;
 		case 'f': force = 1; break;
 		case 'h': fputs(import_usage, stdout); return 0;
 		default: return cmd_bad_usage(import_usage);
@@ -107,6 +200,8 @@ cmd_import(struct cli *cli, int argc, char **argv)
 	if ((s = bssg_load(dir, d)) == NULL)
 		goto out;
 	nset = bssg_write_yaml(s, &yaml, d);
+	if (bssg != NULL && take_from_bssg(dir, bssg, s, d) == -1)
+		goto out;
 	check_theme(cli, dir, s, d);
 	if (strcmp(dest, "-") == 0) {
 		if (fwrite(yaml.ptr, 1, yaml.len, stdout) != yaml.len ||

@@ -318,4 +318,36 @@ for k in $GAPS; do
 	fi
 done
 [ -n "$gaps" ] && echo "known gaps, not written by ssg yet:$gaps"
+
+# 7. --bssg: the theme and templates of the BSSG installation the site used.
+B="$T/bssg-install"
+mkdir -p "$B/themes/minimal" "$B/themes/other" "$B/templates"
+echo '/* BSSG minimal */' >"$B/themes/minimal/style.css"
+echo '/* BSSG other */' >"$B/themes/other/style.css"
+echo '<html><body><!-- install header -->' >"$B/templates/header.html"
+echo '<!-- install footer --></body></html>' >"$B/templates/footer.html"
+cp -R "$ROOT/tests/fixtures/bssg" "$T/b1"
+rm -r "$T/b1/templates"
+status "$SSG" import bssg --bssg "$B" "$T/b1"
+check "--bssg: import exits 0" test "$RC" -eq 0
+check "--bssg: the site's theme is copied" cmp "$T/b1/themes/minimal/style.css" "$B/themes/minimal/style.css"
+check "--bssg: other themes are not" test ! -e "$T/b1/themes/other"
+check "--bssg: header.html copied" cmp "$T/b1/templates/header.html" "$B/templates/header.html"
+check "--bssg: footer.html copied" cmp "$T/b1/templates/footer.html" "$B/templates/footer.html"
+check "--bssg: each copy noted" contains "$T/err" "themes/minimal/style.css: note: copied from $B/themes/minimal/style.css"
+status "$SSG" build -C "$T/b1" -q
+check "--bssg: the site builds" test "$RC" -eq 0
+check "--bssg: BSSG's stylesheet is published" sheet_is "$T/b1/public/css/style.css" "$B/themes/minimal/style.css"
+check "--bssg: BSSG's header frames the pages" contains "$T/b1/public/index.html" "<!-- install header -->"
+cp -R "$ROOT/tests/fixtures/bssg" "$T/b2"
+status "$SSG" import bssg --bssg "$B" "$T/b2"
+check "--bssg: the site's own header.html is kept" cmp "$T/b2/templates/header.html" "$ROOT/tests/fixtures/bssg/templates/header.html"
+sed -i 's/^THEME=.*/THEME="random"/' "$T/b2/config.sh.local"
+status "$SSG" import bssg -f --bssg "$B" "$T/b2"
+check "--bssg: random takes every theme" test -f "$T/b2/themes/other/style.css"
+cp -R "$ROOT/tests/fixtures/bssg" "$T/b3"
+status "$SSG" import bssg --bssg "$T/nowhere" "$T/b3"
+check "--bssg without themes/: exit 1" test "$RC" -eq 1
+check "--bssg without themes/: says so" contains "$T/err" "not a BSSG installation"
+check "--bssg without themes/: no site.yaml" test ! -e "$T/b3/site.yaml"
 summary
