@@ -38,7 +38,7 @@ LIBSSG_OBJS = \
 	ssg/output.o ssg/pool.o ssg/render.o ssg/render_bssg.o ssg/render_fp.o ssg/render_list.o ssg/related.o ssg/serve.o ssg/siteindex.o \
 	ssg/slug.o ssg/template.o ssg/template_compile.o ssg/theme.o ssg/utf8.o ssg/value.o \
 	ssg/dynlib.o \
-	ssg/yamldoc.o ssg/cmd_write.o ssg/cmd_edit.o ssg/cmd_list.o ssg/backup.o ssg/cmd_backup.o ssg/watch.o ssg/import_bssg.o ssg/import_bssg_yaml.o ssg/cmd_import.o
+	ssg/yamldoc.o ssg/cmd_write.o ssg/cmd_edit.o ssg/cmd_list.o ssg/backup.o ssg/cmd_backup.o ssg/watch.o ssg/import_bssg.o ssg/import_bssg_urls.o ssg/import_bssg_yaml.o ssg/cmd_import.o
 
 # The deployer, module by module; it links libssg to build sites.
 DEPLOY_OBJS = \
@@ -128,6 +128,13 @@ run: deps all
 check: deps-test all $(UNIT_TESTS) $(TEST_PROGRAMS) fuzz-build
 	sh tests/run.sh
 
+unit-tests: $(UNIT_TESTS)
+
+# The unit and ssg end-to-end tests built with ASan and UBSan, in a copy
+# of the tree (tests/sanitize/run.sh); tests/run.sh runs it too.
+check-sanitize: deps-test
+	sh tests/sanitize/run.sh
+
 # ssg against Hugo on generated corpora of 1,000 and 10,000 posts
 # (tests/bench/README.md); BENCH_ARGS=--quick for a short run.
 bench: deps all
@@ -193,4 +200,4 @@ clean:
 		tests/deploy/freebsd/*.o tests/deploy/freebsd/*.d \
 		$(UNIT_TESTS) $(TEST_PROGRAMS) $(FUZZ_DIR)
 
-.PHONY: all deps deps-test run check bench install clean mutate diffinc fuzz fuzz-build
+.PHONY: all deps deps-test run check check-sanitize unit-tests bench install clean mutate diffinc fuzz fuzz-build

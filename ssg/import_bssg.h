@@ -54,4 +54,13 @@ const char	*bssg_get(const struct bssg_site *s, const char *name);
 size_t		 bssg_write_yaml(const struct bssg_site *s, struct buf *out,
 		    struct diag *d);
 
+/*
+ * Warns, at each post or page of the site in dir, when BSSG made its URL
+ * (from the title, no slug given) or a tag's URL from text with letters
+ * outside ASCII: BSSG transliterates them as its build machine's locale
+ * does, so ssg's URL may differ. Returns how many warnings.
+ */
+size_t		 bssg_warn_locale_urls(const struct bssg_site *s,
+		    const char *dir, struct diag *d);
+
 #endif

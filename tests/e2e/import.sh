@@ -319,6 +319,22 @@ for k in $GAPS; do
 done
 [ -n "$gaps" ] && echo "known gaps, not written by ssg yet:$gaps"
 
+# 8. URLs BSSG made from non-ASCII titles and tags depend on its locale.
+cp -R "$ROOT/tests/fixtures/bssg" "$T/nl"
+printf -- '---\ntitle: \303\234ber uns: Stra\303\237e\ndate: 2025-04-01 10:00:00 +0100\ntags: \303\234ber Tag, plain\n---\nText.\n' \
+    >"$T/nl/src/2025-04-01-uber.md"
+printf -- '---\ntitle: Caf\303\251\nslug: cafe\ndate: 2025-04-02 10:00:00 +0100\n---\nText.\n' \
+    >"$T/nl/src/2025-04-02-cafe.md"
+status "$SSG" import bssg "$T/nl"
+check "locale URLs: import exits 0" test "$RC" -eq 0
+check "locale URLs: the title's post is named at its line" contains "$T/err" \
+    "src/2025-04-01-uber.md:2: warning: BSSG made this URL from a title with letters outside ASCII"
+check "locale URLs: the tag is named at its line" contains "$T/err" \
+    "src/2025-04-01-uber.md:4: warning: BSSG made a tag URL"
+check "locale URLs: a post with its own slug is not" sh -c "! grep -q '2025-04-02-cafe' '$T/err'"
+check "locale URLs: ASCII posts are not" sh -c "! grep -q 'first-steps.md:.*outside ASCII' '$T/err'"
+check "locale URLs: how to find the moved ones" contains "$T/err" "ssg check --against"
+
 # 7. --bssg: the theme and templates of the BSSG installation the site used.
 B="$T/bssg-install"
 mkdir -p "$B/themes/minimal" "$B/themes/other" "$B/templates"
