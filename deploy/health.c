@@ -1,11 +1,14 @@
 #include "health.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include <curl/curl.h>
+
+#include "fsutil.h"
 
 struct reply {
 	struct buf	 body;
@@ -63,9 +66,9 @@ health_entry(const struct spec *s, int to, char addr[16], int *port)
 
 /* One GET; fills code, location and the reply. 0 or -1 (transport). */
 static int
-fetch(const struct health_opts *o, const char *host, const char *addr,
-    int port, const char *path, long *code, struct buf *location,
-    struct reply *r, time_t *expiry, struct buf *err)
+fetch(const struct health_opts *o, const struct buf *pem, const char *host,
+    const char *addr, int port, const char *path, long *code,
+    struct buf *location, struct reply *r, time_t *expiry, struct buf *err)
 {
 	char url[512], resolve[300];
 	struct curl_slist *res = NULL;
@@ -84,8 +87,13 @@ fetch(const struct health_opts *o, const char *host, const char *addr,
 	curl_easy_setopt(c, CURLOPT_URL, url);
 	curl_easy_setopt(c, CURLOPT_RESOLVE, res);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https");
-	if (o->ca != NULL)
-		curl_easy_setopt(c, CURLOPT_CAINFO, o->ca);
+	if (pem->len > 0) {
+		/* beside the system store, which CAINFO would replace */
+		struct curl_blob blob = { pem->ptr, pem->len,
+		    CURL_BLOB_NOCOPY };
+
+		curl_easy_setopt(c, CURLOPT_CAINFO_BLOB, &blob);
+	}
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, o->timeout > 0 ? o->timeout : 10L);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
@@ -135,7 +143,9 @@ health_check(const struct spec *s, const struct spec_site *site,
 {
 	char addr[16];
 	int port, bad = 0;
-	size_t i;
+	size_t i, k;
+	struct buf pem = BUF_INIT;
+	const char *cas[2] = { o->ca, s->proxy.ca };
 
 	memset(res, 0, sizeof(*res));
 	if (health_entry(s, 443, addr, &port) == -1) {
@@ -143,6 +153,15 @@ health_check(const struct spec *s, const struct spec_site *site,
 		    "the proxy's 443");
 		return -1;
 	}
+	/* the CAs trusted besides the system's, as one PEM text */
+	for (k = 0; k < 2; k++)
+		if (cas[k] != NULL && fs_read(cas[k], &pem) == -1) {
+			diag_error(d, cas[k], 0, "cannot read this CA file: %s",
+			    strerror(errno));
+			buf_release(&pem);
+			return -1;
+		} else if (cas[k] != NULL)
+			buf_addc(&pem, '\n');
 	for (i = 0; i < site->ndomains; i++) {
 		const char *host = site->domains[i];
 		struct reply root = { BUF_INIT, "" }, rel = { BUF_INIT, "" };
@@ -150,8 +169,8 @@ health_check(const struct spec *s, const struct spec_site *site,
 		long c1 = 0, c2 = 0;
 		time_t exp = 0;
 
-		if (fetch(o, host, addr, port, "/", &c1, &loc, &root, &exp,
-		    &err) == -1 || fetch(o, host, addr, port,
+		if (fetch(o, &pem, host, addr, port, "/", &c1, &loc, &root,
+		    &exp, &err) == -1 || fetch(o, &pem, host, addr, port,
 		    "/.well-known/release", &c2, &loc, &rel, NULL, &err) == -1) {
 			buf_printf(report, "FAIL %s: %s\n", host, err.ptr);
 			diag_error(d, NULL, 0, "site %s: %s", site->name,
@@ -204,8 +223,8 @@ next:
 		long code = 0;
 
 		buf_printf(&want, "https://%s/", r->to);
-		if (fetch(o, r->from, addr, port, "/", &code, &loc, &rep, NULL,
-		    &err) == -1) {
+		if (fetch(o, &pem, r->from, addr, port, "/", &code, &loc,
+		    &rep, NULL, &err) == -1) {
 			buf_printf(report, "FAIL %s: %s\n", r->from, err.ptr);
 			diag_error(d, NULL, 0, "site %s: %s", site->name,
 			    err.ptr);
@@ -226,6 +245,7 @@ next:
 		buf_release(&err);
 		buf_release(&want);
 	}
+	buf_release(&pem);
 	res->ok = !bad;
 	return bad ? -1 : 0;
 }

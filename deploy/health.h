@@ -13,7 +13,8 @@
  * to the host port that reaches the proxy's 443.
  */
 struct health_opts {
-	const char	*ca;		/* CA file; NULL: the system store */
+	const char	*ca;		/* CA file trusted besides the system
+					 * store and proxy.ca; NULL: none */
 	const char	*expect;	/* release id wanted; NULL: any */
 	long		 timeout;	/* seconds per request */
 };

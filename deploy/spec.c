@@ -237,9 +237,9 @@ static void
 parse_proxy(struct ctx *c, yaml_node_t *n)
 {
 	static const char *const keys[] = { "kind", "tls", "certificate",
-	    "key", "email", "acme_ca", "hsts", NULL };
+	    "key", "email", "acme_ca", "hsts", "ca", NULL };
 	struct spec *s = c->s;
-	yaml_node_t *v[7];
+	yaml_node_t *v[8];
 	const char *x;
 	long hsts;
 
@@ -277,6 +277,12 @@ parse_proxy(struct ctx *c, yaml_node_t *n)
 			sp_err(c, sp_line_of(v[5]), "proxy.acme_ca: '%s' is not an "
 			    "https URL", x);
 		s->proxy.acme_ca = sp_sdup(c, x);
+	}
+	/* a CA the checks trust besides the system's: for a certificate
+	 * the user made, self-signed or from a private CA */
+	if (v[7] != NULL && (x = sp_scalar(c, v[7], "proxy.ca")) != NULL) {
+		s->proxy.ca = sp_join_path(c, x);
+		sp_check_file(c, s->proxy.ca, sp_line_of(v[7]), "ca", x);
 	}
 	s->proxy.hsts = 31536000;
 	if (v[6] != NULL && (x = sp_scalar(c, v[6], "proxy.hsts")) != NULL) {

@@ -126,6 +126,7 @@ struct spec {
 		char		*key;
 		char		*email;		/* ACME account */
 		char		*acme_ca;	/* ACME directory URL */
+		char		*ca;		/* CA file the checks trust too */
 		int		 hsts;		/* max-age in seconds, 0 = off */
 		int		 line;
 	} proxy;

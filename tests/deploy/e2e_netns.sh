@@ -273,6 +273,22 @@ loc=$(curl -sS -m 10 --cacert cert.pem --resolve "blog.test:$https_port:127.0.0.
     -o /dev/null -w '%{http_code} %{redirect_url}' "https://blog.test:$https_port/x")
 [ "$loc" = "301 https://www.blog.test/x" ] && ok "nginx proxy: redirect" || bad "nginx redirect: $loc"
 check "health through the nginx proxy" "$DEPLOY" health -c nginx.yaml --cacert cert.pem
+refuse "health through nginx: a self-signed certificate is not trusted by itself" \
+    "$DEPLOY" health -c nginx.yaml
+# proxy.ca: the user's own CA (here the self-signed certificate) trusted
+# by health checks and push, beside the system store
+sed 's/^  key: key.pem$/  key: key.pem\n  ca: cert.pem/' nginx.yaml > nginx-ca.yaml
+check "health through nginx with proxy.ca" "$DEPLOY" health -c nginx-ca.yaml
+echo '<h1>blog three</h1>' > src-blog/index.html
+"$DEPLOY" push -c nginx-ca.yaml blog > push.out 2>&1 && ok "push through the nginx proxy with proxy.ca" ||
+    { bad "push through nginx with proxy.ca"; cat push.out; }
+body=$(ngx www.blog.test)
+[ "$body" = "<h1>blog three</h1>" ] && ok "nginx proxy serves the pushed release" || bad "nginx proxy after push: $body"
+"$DEPLOY" rollback -c nginx-ca.yaml blog "$r2blog" > rb.out 2>&1 &&
+    ok "rollback through the nginx proxy with proxy.ca" ||
+    { bad "rollback through nginx with proxy.ca"; cat rb.out; }
+body=$(ngx www.blog.test)
+[ "$body" = "<h1>blog two</h1>" ] && ok "nginx proxy serves blog two again" || bad "nginx proxy after rollback: $body"
 out=$("$DEPLOY" apply -c nginx.yaml 2>&1)
 [ "$out" = "nothing to do" ] && ok "nginx proxy: second apply does nothing" || bad "nginx second apply: $out"
 check "apply: back to Caddy" "$DEPLOY" apply
