@@ -272,8 +272,9 @@ bssg_frame_header(const struct bssg_frame *f, const struct bssg_page *p,
 	const char *t, *mark, *head;
 
 	fill(f->text[HEADER], header_value, (void *)p, &b);
-	/* the marker: the tag's feed on tag pages, nothing elsewhere */
-	for (t = b.ptr; (mark = strstr(t, TAG_RSS_MARK)) != NULL;
+	/* the marker: the tag's feed on tag pages, nothing on the other
+	 * list pages BSSG replaces it on, left as written elsewhere */
+	for (t = b.ptr; p->mark && (mark = strstr(t, TAG_RSS_MARK)) != NULL;
 	    t = mark + strlen(TAG_RSS_MARK)) {
 		buf_add(out, t, (size_t)(mark - t));
 		if (p->tag_rss_link != NULL)

@@ -23,8 +23,8 @@ struct locale;
  * {{site_title}}, {{page_title}}, {{site_url}}, {{page_url}},
  * {{site_description}}, {{og_type}}, {{og_description}},
  * {{twitter_description}}, {{og_image}}, {{twitter_image}},
- * {{schema_json_ld}}, {{fediverse_creator_meta}} and the marker
- * <!-- bssg:tag_rss_link -->; the footer's {{current_year}} and
+ * {{schema_json_ld}}, {{fediverse_creator_meta}} and, on tag and author
+ * pages, the marker <!-- bssg:tag_rss_link -->; the footer's {{current_year}} and
  * {{author_name}}.
  */
 struct bssg_frame;
@@ -48,6 +48,8 @@ struct bssg_page {
 	const char	*schema;		/* a <script> element or NULL */
 	const char	*fediverse_creator;	/* @name@server or NULL */
 	const char	*tag_rss_link;		/* a <link> or NULL */
+	int		 mark;		/* replace <!-- bssg:tag_rss_link -->
+					 * (tag and author pages) */
 	const char	*author_name;		/* the footer's */
 	int		 year;
 	int		 is_post;	/* no {{fediverse_creator_meta}}: the

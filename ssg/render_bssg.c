@@ -196,6 +196,11 @@ schema_post(struct buf *b, const struct render *r, const struct post *p,
 	buf_adds(b, ",\n  \"author\": {\n    \"@type\": \"Person\",\n"
 	    "    \"name\": \"");
 	esc_json(b, author, strlen(author));
+	/* the post's own e-mail only, as BSSG */
+	if (p->author_email != NULL && *p->author_email != '\0') {
+		buf_adds(b, "\",\n    \"email\": \"");
+		esc_json(b, p->author_email, strlen(p->author_email));
+	}
 	buf_adds(b, "\"\n  },\n  \"publisher\": {\n    \"@type\": "
 	    "\"Organization\",\n    \"name\": \"");
 	esc_json(b, r->c->site_title, strlen(r->c->site_title));
@@ -230,7 +235,7 @@ values(const struct render *r, const struct page_job *j,
 	const struct site_index *ix = r->ix;
 	const struct site_config *c = r->c;
 	const struct post *p = NULL;
-	const char *type = "CollectionPage";
+	const char *type = "CollectionPage", *sdesc = NULL;
 
 	memset(pg, 0, sizeof(*pg));
 	pg->site_title = c->site_title;
@@ -287,6 +292,7 @@ values(const struct render *r, const struct page_job *j,
 	case PAGE_TAGS:
 		pg->title = msg(r, "all_tags");
 		pg->url = "/tags/";
+		pg->mark = 1;
 		break;
 	case PAGE_TAG: {
 		const struct tag_info *t = &ix->tags[j->arg];
@@ -295,6 +301,9 @@ values(const struct render *r, const struct page_job *j,
 		    t->name);
 		pg->title = fb->title.ptr;
 		pg->url = j->url;
+		pg->mark = 1;
+		buf_printf(&fb->desc, "Posts with tag: %s", t->name);
+		sdesc = fb->desc.ptr;
 		if (c->enable_tag_rss) {
 			buf_adds(&fb->rss, "<link rel=\"alternate\" type=\""
 			    "application/rss+xml\" title=\"");
@@ -316,6 +325,9 @@ values(const struct render *r, const struct page_job *j,
 		    ix->years[j->arg].year);
 		pg->title = fb->title.ptr;
 		pg->url = j->url;
+		buf_printf(&fb->url, "Archive of posts from %d",
+		    ix->years[j->arg].year);
+		sdesc = fb->url.ptr;
 		break;
 	case PAGE_ARCHIVE_MONTH: {
 		const struct archive_month *m = &ix->months[j->arg];
@@ -326,11 +338,15 @@ values(const struct render *r, const struct page_job *j,
 		    msg(r, name), m->year);
 		pg->title = fb->title.ptr;
 		pg->url = j->url;
+		buf_printf(&fb->url, "Archive of posts from %s %d",
+		    msg(r, name), m->year);
+		sdesc = fb->url.ptr;
 		break;
 	}
 	case PAGE_AUTHORS:
 		pg->title = msg(r, "all_authors");
 		pg->url = "/authors/";
+		pg->mark = 1;
 		buf_printf(&fb->desc, "%s - %s", pg->title,
 		    c->site_description);
 		pg->description = fb->desc.ptr;
@@ -341,6 +357,7 @@ values(const struct render *r, const struct page_job *j,
 		buf_printf(&fb->title, "%s %s", msg(r, "posts_by"), a->name);
 		pg->title = fb->title.ptr;
 		pg->url = j->url;
+		pg->mark = 1;
 		buf_printf(&fb->desc, "%s - %zu %s", pg->title, a->nposts,
 		    msg(r, "posts"));
 		pg->description = fb->desc.ptr;
@@ -356,7 +373,9 @@ values(const struct render *r, const struct page_job *j,
 		type = "WebPage";
 		break;
 	}
-	schema_page(&fb->schema, r, type, pg->title, strcmp(type, "WebPage") ?
+	/* the home page's WebSite is named after the site */
+	schema_page(&fb->schema, r, type, strcmp(type, "WebSite") ? pg->title :
+	    c->site_title, strcmp(type, "WebPage") ? sdesc ? sdesc :
 	    pg->description : NULL, pg->url);
 	pg->schema = fb->schema.ptr;
 }

@@ -41,8 +41,11 @@ check "ssg's own header is not there" sh -c \
 left=$(pages | xargs sed 's/{{visitor_counter}}//g' | grep -c '{{')
 check "no placeholder BSSG fills is left" test "$left" -eq 0
 check "feeds are not framed" sh -c "! grep -q 'fixture' '$P/rss.xml' '$P/sitemap.xml'"
-check "the marker for tag feeds is gone" sh -c \
-    "! grep -l 'bssg:tag_rss_link' \$(find '$P' -name '*.html')"
+check "the tag-feed marker is replaced on the tag index" sh -c \
+    "! grep -q 'bssg:tag_rss_link' '$P/tags/index.html' '$P/authors/index.html'"
+check "the tag-feed marker is left as written elsewhere, as BSSG leaves it" \
+    contains "$P/2025/03/10/spring/index.html" '<!-- bssg:tag_rss_link -->'
+
 
 # Unknown placeholders: left as written, one warning naming file and line.
 check "unknown placeholder kept" contains "$P/index.html" \
@@ -83,6 +86,10 @@ check "page description is the site's" contains "$P/about/index.html" \
     '<meta name="description" content="A BSSG site, moved to ssg">'
 check "post schema" contains "$POST" '"@type": "Article"'
 check "home schema" contains "$P/index.html" '"@type": "WebSite"'
+check "home schema names the site" contains "$P/index.html" \
+    '"name": "Notes from the \"Shell\" \u0026 more"'
+check "month schema" contains "$P/archives/2025/03/index.html" \
+    '"description": "Archive of posts from March 2025"'
 check "tag schema" contains "$P/tags/shell/index.html" '"@type": "CollectionPage"'
 check "tag feed link on tag pages" contains "$P/tags/shell/index.html" \
     'href="https://example.org/notes/tags/shell/rss.xml">'
