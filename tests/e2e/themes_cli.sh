@@ -53,4 +53,12 @@ for t in default c64 win95 newspaper mine; do
 	printf 'site_url: http://127.0.0.1:8000/%s\n' "$t" >"$T/check-$t/site.yaml"
 	check "preview of $t: every internal link resolves" "$SSG" check -C "$T/check-$t" -q
 done
+# Every theme name BSSG 0.32 has is a theme here, so a BSSG site's THEME
+# builds.
+"$SSG" themes >"$T/list" 2>&1
+missing=""
+for name in $(grep -v '^#' "$ROOT/tests/fixtures/bssg.themes"); do
+	cut -f1 "$T/list" | grep -qx -- "$name" || missing="$missing $name"
+done
+check "every BSSG theme name is a theme (missing:$missing)" test -z "$missing"
 summary
