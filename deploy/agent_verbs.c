@@ -106,7 +106,7 @@ list_ids(struct agent *a, char ***ids, size_t *n, struct diag *d)
 	closedir(dp);
 	buf_release(&p);
 	if (*n > 0)
-		qsort(*ids, *n, sizeof(**ids), cmp_str);
+		xqsort(*ids, *n, sizeof(**ids), cmp_str);
 	return 0;
 }
 
@@ -433,12 +433,18 @@ v_rollback(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 			diag_error(d, NULL, 0, "no current release to roll back from");
 			return -1;
 		}
-		if (list_ids(a, &ids, &n, d) == -1)
-			return -1;
-		target[0] = '\0';
-		for (i = 0; i < n && strcmp(ids[i], current) < 0; i++)
-			snprintf(target, sizeof(target), "%s", ids[i]);
-		free_ids(ids, n);
+		/* the release that served before this one; an older
+		 * release may be one that failed its checks and never
+		 * served */
+		read_link(a, "previous", target);
+		if (target[0] == '\0' || strcmp(target, current) == 0) {
+			if (list_ids(a, &ids, &n, d) == -1)
+				return -1;
+			target[0] = '\0';
+			for (i = 0; i < n && strcmp(ids[i], current) < 0; i++)
+				snprintf(target, sizeof(target), "%s", ids[i]);
+			free_ids(ids, n);
+		}
 		if (target[0] == '\0') {
 			diag_error(d, NULL, 0, "no release older than %s to roll "
 			    "back to", current);

@@ -415,7 +415,7 @@ step_settle_now(struct fleet *f, struct fleet_member *m)
 	return settle(m->host, m->site, m->now, the_job->o, &m->out, m->d);
 }
 
-/* The release before the current one on one host, into m->prev. */
+/* The release to roll back to on one host, into m->prev. */
 static int
 step_before(struct fleet *f, struct fleet_member *m)
 {
@@ -425,10 +425,18 @@ step_before(struct fleet *f, struct fleet_member *m)
 	if (fleet_open_member(f, m) == -1 ||
 	    release_list(m->t, &list, &n, m->d) == -1)
 		return -1;
-	for (i = 0; i < n && !list[i].current; i++)
+	/* the one that served before, as the host's agent picks it */
+	for (i = 0; i < n && !list[i].previous; i++)
 		;
-	if (i < n && i > 0)
-		snprintf(m->prev, sizeof(m->prev), "%s", list[i - 1].id);
+	if (i < n && !list[i].current)
+		snprintf(m->prev, sizeof(m->prev), "%s", list[i].id);
+	else {
+		for (i = 0; i < n && !list[i].current; i++)
+			;
+		if (i < n && i > 0)
+			snprintf(m->prev, sizeof(m->prev), "%s",
+			    list[i - 1].id);
+	}
 	free(list);
 	transport_close(m->t, m->d);
 	m->t = NULL;

@@ -157,7 +157,7 @@ add_tree(struct writer *w, const char *rel)
 	}
 	closedir(dp);
 	if (n)
-		qsort(names, n, sizeof(*names), name_cmp);
+		xqsort(names, n, sizeof(*names), name_cmp);
 	for (i = 0; i < n; i++) {
 		sub = path_join(rel, names[i]);
 		add_tree(w, sub);
@@ -299,7 +299,7 @@ backup_list(const char *site_dir, struct backup_info **list)
 	closedir(dp);
 	free(dir);
 	if (n)
-		qsort(l, n, sizeof(*l), info_cmp);
+		xqsort(l, n, sizeof(*l), info_cmp);
 	*list = l;
 	return n;
 }

@@ -437,7 +437,7 @@ check_embeds(const char *out_dir, const char *site_url, FILE *out)
 	memset(&x, 0, sizeof(x));
 	x.site_url = site_url;
 	fs_walk(out_dir, embeds_page, &x);
-	qsort(x.e, x.n, sizeof(*x.e), embed_cmp);
+	xqsort(x.e, x.n, sizeof(*x.e), embed_cmp);
 	for (i = 0; i < x.n; i++) {
 		if (x.e[i].pages == 1)
 			fprintf(out, "%s %s (1 page: %s)\n", x.e[i].kind,

@@ -179,7 +179,7 @@ load_posts(struct cli *cli, struct loaded *l, int drafts)
 	}
 	cli_print_diag(cli, l->d, 0);
 	if (l->n)
-		qsort(l->posts, l->n, sizeof(*l->posts), by_date_desc);
+		xqsort(l->posts, l->n, sizeof(*l->posts), by_date_desc);
 	return 0;
 }
 
@@ -324,7 +324,7 @@ cmd_tags(struct cli *cli, int argc, char **argv)
 		}
 	}
 	if (ntc)
-		qsort(tc, ntc, sizeof(*tc), by_count ? tag_by_count :
+		xqsort(tc, ntc, sizeof(*tc), by_count ? tag_by_count :
 		    tag_by_name);
 	for (k = 0; k < ntc; k++) {
 		snprintf(num, sizeof(num), "%zu", tc[k].n);

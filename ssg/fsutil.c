@@ -676,8 +676,7 @@ walk(const struct walker *w, struct buf *path, struct buf *rel,
 	}
 	for (i = 0; i < n; i++)
 		list[i] = names.ptr + (uintptr_t)list[i];
-	if (n > 0)
-		qsort(list, n, sizeof(*list), cmp_names);
+	xqsort(list, n, sizeof(*list), cmp_names);
 	/* stat relative to the open folder: no walk down the whole path */
 	for (i = 0; i < n && rc == 0; i++) {
 		if (plen > 0 && path->ptr[plen - 1] != '/')

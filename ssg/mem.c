@@ -164,3 +164,10 @@ arena_strdup(struct arena *a, const char *s)
 {
 	return arena_strndup(a, s, strlen(s));
 }
+
+void
+xqsort(void *base, size_t n, size_t sz, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, sz, cmp);
+}

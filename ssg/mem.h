@@ -14,6 +14,10 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* Grows *p (holding *cap elements of size sz) to hold at least need elements. */
 void  xgrow(void **p, size_t *cap, size_t need, size_t sz);
+/* qsort, also for an empty list whose pointer may be NULL (which qsort
+ * itself may not be given). */
+void  xqsort(void *base, size_t n, size_t sz,
+	    int (*cmp)(const void *, const void *));
 
 /*
  * An arena: many small allocations freed together. A build keeps its parsed

@@ -12,6 +12,7 @@
 #include "datetime.h"
 #include "escape.h"
 #include "locale.h"
+#include "mem.h"
 #include "render_int.h"
 #include "siteindex.h"
 #include "value.h"
@@ -49,14 +50,14 @@ static void
 menus(const struct render *r, struct buf *head, struct buf *foot)
 {
 	const struct site_index *ix = r->ix;
-	struct post **pages = calloc(ix->npages + 1, sizeof(*pages));
+	struct post **pages = xcalloc(ix->npages + 1, sizeof(*pages));
 	size_t i, n = 0;
 	char rss[512];
 
 	for (i = 0; i < ix->npages; i++)
 		if (!ix->pages[i]->secondary)
 			pages[n++] = ix->pages[i];
-	qsort(pages, n, sizeof(*pages), cmp_src);
+	xqsort(pages, n, sizeof(*pages), cmp_src);
 	buf_printf(head, "<a href=\"%s/\">%s</a>", r->c->site_url,
 	    msg(r, "home"));
 	buf_printf(foot, "<a href=\"%s/\">%s</a> &middot;", r->c->site_url,

@@ -96,7 +96,7 @@ check_urls(struct post **all, size_t n, struct diag *d)
 	size_t i, first = 0;
 	int rc = 0;
 
-	qsort(all, n, sizeof(*all), cmp_url);
+	xqsort(all, n, sizeof(*all), cmp_url);
 	for (i = 1; i < n; i++) {
 		if (strcmp(all[first]->url, all[i]->url) != 0) {
 			first = i;
@@ -154,11 +154,11 @@ index_tags(struct site_index *ix)
 		}
 	}
 	free(caps);
-	qsort(ix->tags, ix->ntags, sizeof(*ix->tags), cmp_tags);
+	xqsort(ix->tags, ix->ntags, sizeof(*ix->tags), cmp_tags);
 	ix->by_slug = xcalloc(ix->ntags + 1, sizeof(*ix->by_slug));
 	for (i = 0; i < ix->ntags; i++)
 		ix->by_slug[i] = &ix->tags[i];
-	qsort(ix->by_slug, ix->ntags, sizeof(*ix->by_slug), cmp_slug_ptr);
+	xqsort(ix->by_slug, ix->ntags, sizeof(*ix->by_slug), cmp_slug_ptr);
 }
 
 /* Lists show a tag by the name the site uses for it, which another post
@@ -234,7 +234,7 @@ index_authors(struct site_index *ix)
 		a->posts[a->nposts++] = ix->posts[i];
 	}
 	buf_release(&slug);
-	qsort(ix->authors, ix->nauthors, sizeof(*ix->authors), cmp_author);
+	xqsort(ix->authors, ix->nauthors, sizeof(*ix->authors), cmp_author);
 }
 
 const struct author_info *
@@ -276,7 +276,7 @@ index_archives(struct site_index *ix)
 		m->posts = xrealloc(m->posts, (m->nposts + 1) * sizeof(*m->posts));
 		m->posts[m->nposts++] = p;
 	}
-	qsort(ix->months, ix->nmonths, sizeof(*ix->months), cmp_month);
+	xqsort(ix->months, ix->nmonths, sizeof(*ix->months), cmp_month);
 	for (i = 0; i < ix->nmonths; i++) {
 		m = &ix->months[i];
 		if (ix->nyears == 0 || ix->years[ix->nyears - 1].year != m->year) {
@@ -324,8 +324,8 @@ siteindex_build(struct site_index *ix, struct post *posts, size_t np,
 	drop_dups(ix->pages, &ix->npages);
 	if (ix->home != NULL && ix->home->dup)
 		ix->home = NULL;
-	qsort(ix->posts, ix->nposts, sizeof(*ix->posts), cmp_posts);
-	qsort(ix->pages, ix->npages, sizeof(*ix->pages), cmp_pages);
+	xqsort(ix->posts, ix->nposts, sizeof(*ix->posts), cmp_posts);
+	xqsort(ix->pages, ix->npages, sizeof(*ix->pages), cmp_pages);
 	for (i = 0; i < ix->nposts; i++)
 		ix->posts[i]->index = i;
 	for (i = 0; i < ix->npages; i++)

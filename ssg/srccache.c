@@ -416,7 +416,7 @@ srccache_save(struct srccache *c, const char *path)
 	if (!c->changed && c->ncur == c->nold && c->nold > 0)
 		return 0;
 	/* sorted, so the file does not depend on thread timing */
-	qsort(c->cur, c->ncur, sizeof(*c->cur), cmp_rel);
+	xqsort(c->cur, c->ncur, sizeof(*c->cur), cmp_rel);
 	/* about the size it had: one allocation, not a series of copies */
 	buf_grow(&b, c->nold > 0 ? c->maplen / c->nold * (c->ncur + 16) :
 	    c->ncur * 1024);

@@ -221,7 +221,7 @@ theme_list(const char *site_themes, const char *builtin, char ***names)
 	list_in(site_themes, names, &n, &cap);
 	list_in(builtin, names, &n, &cap);
 	if (n > 0)
-		qsort(*names, n, sizeof(**names), cmp_str);
+		xqsort(*names, n, sizeof(**names), cmp_str);
 	return n;
 }
 

@@ -51,10 +51,12 @@ run deploy/zero_downtime.sh sh tests/deploy/zero_downtime.sh bin/deploy
 run deploy/fleet.sh sh tests/deploy/fleet.sh bin/deploy
 run deploy/release/run.sh sh tests/deploy/release/run.sh
 run deploy/freebsd/run.sh sh tests/deploy/freebsd/run.sh
-# Every parser of text from users or the network: corpus, then 20 s each.
-run fuzz sh tests/fuzz/run.sh "${FUZZ_CI_SECONDS:-20}"
-# Incremental builds against full ones: 5 random seeds, 100 edits each.
-run diffinc python3 tests/diffinc/diffinc.py --runs 5 --steps 100
+# The unit and ssg end-to-end tests again, built with ASan and UBSan.
+run sanitize sh tests/sanitize/run.sh
+# Every parser of text from users or the network: corpus, then 15 s each.
+run fuzz sh tests/fuzz/run.sh "${FUZZ_CI_SECONDS:-15}"
+# Incremental builds against full ones: 3 random seeds, 100 edits each.
+run diffinc python3 tests/diffinc/diffinc.py --runs 3 --steps 100
 # Every fault of tests/mutate/faults.txt still applies, then each is caught.
 run mutate/lint python3 tests/mutate/run.py --lint
 run mutate python3 tests/mutate/run.py

@@ -284,9 +284,13 @@ echo '<h1>blog three</h1>' > src-blog/index.html
     { bad "push through nginx with proxy.ca"; cat push.out; }
 body=$(ngx www.blog.test)
 [ "$body" = "<h1>blog three</h1>" ] && ok "nginx proxy serves the pushed release" || bad "nginx proxy after push: $body"
-"$DEPLOY" rollback -c nginx-ca.yaml blog "$r2blog" > rb.out 2>&1 &&
+# without an id: the release that served before (blog two), not the
+# newer broken one that failed its checks and never served
+"$DEPLOY" rollback -c nginx-ca.yaml blog > rb.out 2>&1 &&
     ok "rollback through the nginx proxy with proxy.ca" ||
     { bad "rollback through nginx with proxy.ca"; cat rb.out; }
+check "rollback without an id goes back to the release that served" \
+    grep -qx "current: $r2blog" rb.out
 body=$(ngx www.blog.test)
 [ "$body" = "<h1>blog two</h1>" ] && ok "nginx proxy serves blog two again" || bad "nginx proxy after rollback: $body"
 out=$("$DEPLOY" apply -c nginx.yaml 2>&1)
