@@ -484,6 +484,10 @@ main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
+		printf("deploy %s (ISC license)\n", SSG_VERSION);
+		return 0;
+	}
 	if ((c = find_cmd(argv[1])) == NULL) {
 		fprintf(stderr, "deploy: unknown command '%s'\n", argv[1]);
 		usage(stderr);

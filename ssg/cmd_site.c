@@ -102,7 +102,7 @@ cmd_version(struct cli *cli, int argc, char **argv)
 	(void)cli;
 	(void)argc;
 	(void)argv;
-	printf("ssg %s\n", SSG_VERSION);
+	printf("ssg %s (ISC license)\n", SSG_VERSION);
 	return 0;
 }
 

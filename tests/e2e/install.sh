@@ -36,4 +36,9 @@ while read -r k; do
 	grep -q "^\.It Cm $k\$" "$ROOT/ssg/site.yaml.5" || missing="$missing $k"
 done <"$T/keys"
 check "site.yaml(5) documents every setting:$missing" test -z "$missing"
+# The license: the file, and both programs name it.
+check "LICENSE is the ISC license" grep -q '^ISC License' "$ROOT/LICENSE"
+check "ssg --version names the license" sh -c "'$SSG' --version | grep -qx 'ssg [0-9.]* (ISC license)'"
+check "deploy --version names the license" sh -c "'$ROOT/bin/deploy' --version | grep -qx 'deploy [0-9.]* (ISC license)'"
+check "README has the table of libraries and licenses" grep -q '^| libgit2 | .* | GPL-2.0 with the linking exception |' "$ROOT/README.md"
 summary
