@@ -34,8 +34,8 @@ LAZY_CFLAGS = -DSSG_CURL_SONAME='"$(or $(call soname,libcurl,libcurl.so),libcurl
 LIBSSG_OBJS = \
 	ssg/bssg_frame.o ssg/buf.o ssg/build.o ssg/build_sources.o ssg/build_memo.o ssg/check.o ssg/check_against.o ssg/cli.o ssg/compress.o ssg/manifest.o ssg/srccache.o ssg/cmd_build.o ssg/cmd_check.o ssg/cmd_serve.o ssg/cmd_site.o ssg/cmd_themes.o ssg/config.o ssg/content.o \
 	ssg/datetime.o ssg/diag.o ssg/escape.o ssg/feed.o ssg/frontmatter.o \
-	ssg/fsutil.o ssg/gitinfo.o ssg/hash.o ssg/locale.o ssg/markdown.o ssg/mdmem.o ssg/mem.o \
-	ssg/output.o ssg/pool.o ssg/render.o ssg/render_bssg.o ssg/render_fp.o ssg/render_list.o ssg/related.o ssg/serve.o ssg/siteindex.o \
+	ssg/fsutil.o ssg/gemtext.o ssg/gitinfo.o ssg/hash.o ssg/locale.o ssg/markdown.o ssg/mdmem.o ssg/mem.o \
+	ssg/capsule.o ssg/output.o ssg/pool.o ssg/render.o ssg/render_bssg.o ssg/render_fp.o ssg/render_list.o ssg/related.o ssg/serve.o ssg/siteindex.o \
 	ssg/slug.o ssg/template.o ssg/template_compile.o ssg/theme.o ssg/utf8.o ssg/value.o \
 	ssg/dynlib.o \
 	ssg/yamldoc.o ssg/cmd_write.o ssg/cmd_edit.o ssg/cmd_list.o ssg/backup.o ssg/cmd_backup.o ssg/watch.o ssg/import_bssg.o ssg/import_bssg_urls.o ssg/import_bssg_yaml.o ssg/cmd_import.o
@@ -53,7 +53,7 @@ DEPLOY_OBJS = \
 UNIT_TESTS = \
 	tests/unit/test_buf tests/unit/test_config tests/unit/test_datetime \
 	tests/unit/test_escape tests/unit/test_frontmatter \
-	tests/unit/test_markdown tests/unit/test_slug tests/unit/test_template \
+	tests/unit/test_markdown tests/unit/test_gemtext tests/unit/test_slug tests/unit/test_template \
 	tests/unit/test_value tests/unit/test_spec tests/unit/test_confgen \
 	tests/unit/test_release tests/unit/test_freebsd tests/unit/test_mdmem \
 	tests/unit/test_fsutil
@@ -144,7 +144,7 @@ bench: deps all
 # network supplies, built with clang's libFuzzer, ASan and UBSan into
 # tests/fuzz/build/. make fuzz runs each for FUZZ_SECONDS.
 FUZZ_DIR	 = tests/fuzz/build
-FUZZ_TARGETS	 = post template siteyaml bssgconf deployyaml agent bssgframe
+FUZZ_TARGETS	 = post template siteyaml bssgconf deployyaml agent bssgframe gemtext
 FUZZ_SECONDS	?= 60
 FUZZ_CC		?= clang
 FUZZ_CFLAGS	 = -O1 -g -fno-omit-frame-pointer \

@@ -15,6 +15,7 @@
 
 #include "bssg_frame.h"
 #include "buf.h"
+#include "capsule.h"
 #include "compress.h"
 #include "config.h"
 #include "content.h"
@@ -727,6 +728,14 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		build_progress(&b, "render", 0, b.ndirty);
 		pool_for(threads, b.ndirty, render_one, &b);
 		build_progress(&b, "render", b.ndirty, b.ndirty);
+	}
+	/* the Gemini capsule, from the same sources (nothing changed when
+	 * the build is carried over) */
+	if (b.c.gemini) {
+		char *capsule = build_path(&b, b.c.gemini_output_dir);
+
+		capsule_write(&b.c, &b.ix, capsule, d);
+		free(capsule);
 	}
 carried:
 

@@ -44,6 +44,9 @@ struct site_config {
 	int	 posts_per_page;
 	int	 index_show_full_content;
 	int	 smart_punctuation;
+	int	 gemini;		/* write the Gemini capsule too */
+	char	*gemini_output_dir;
+	char	*gemini_url;
 	char	*raw_html;		/* keep, filter or omit */
 	/* lists and feeds */
 	char	*rss_filename;

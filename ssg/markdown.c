@@ -480,17 +480,66 @@ release(cmark_mem *mem, cmark_parser *p, cmark_node *doc, char *html)
 	cmark_parser_free(p);
 }
 
+/* A parser with the first next extensions, fed src: the document, or
+ * NULL (then *mem and *p are still to release). */
+static cmark_node *
+parse(const char *src, size_t n, int opts, size_t next, cmark_mem **mem,
+    cmark_parser **p)
+{
+	cmark_syntax_extension *ext;
+	cmark_node *doc;
+	size_t i;
+	int locked = !atomic_load(&interposed);
+
+	if (locked)
+		pthread_mutex_lock(&parse_lock);
+	/* a large text with cmark's own allocator: see MD_BUMP_MAX */
+	*mem = n > MD_BUMP_MAX ? cmark_get_default_mem_allocator() : mdmem();
+	*p = cmark_parser_new_with_mem(opts, *mem);
+	for (i = 0; i < next; i++)
+		if ((ext = cmark_find_syntax_extension(extension_names[i])))
+			cmark_parser_attach_syntax_extension(*p, ext);
+	cmark_parser_feed(*p, src, n);
+	doc = cmark_parser_finish(*p);
+	if (locked)
+		pthread_mutex_unlock(&parse_lock);
+	return doc;
+}
+
+int
+markdown_with_doc(const char *src, size_t n, int smart,
+    void (*fn)(void *doc, void *arg), void *arg)
+{
+	cmark_parser *p;
+	cmark_node *doc;
+	cmark_mem *mem;
+
+	if (deep_line(src, n) != 0)
+		return -1;
+	doc = parse(src, n, MD_OPTIONS | (smart ? CMARK_OPT_SMART : 0),
+	    NEXT_ALWAYS, &mem, &p);
+	if (doc != NULL)
+		fn(doc, arg);
+	release(mem, p, doc, NULL);
+	return doc != NULL ? 0 : -1;
+}
+
+void
+markdown_html_text(const char *html, size_t n, struct buf *out)
+{
+	html_text(html, n, out);
+}
+
 int
 markdown_render(const char *src, size_t n, size_t excerpt_max,
     struct md_out *o)
 {
 	cmark_parser *p;
 	cmark_node *doc;
-	cmark_syntax_extension *ext;
 	struct doc_facts f;
 	char *html;
-	size_t i, next;
-	int locked, opts = MD_OPTIONS;
+	size_t next;
+	int opts = MD_OPTIONS;
 	cmark_mem *mem;
 
 	if ((o->error_line = deep_line(src, n)) != 0) {
@@ -504,19 +553,7 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 	if (o->smart)
 		opts |= CMARK_OPT_SMART;
 	next = o->raw_html == MD_RAW_FILTER ? NEXT_ALWAYS + 1 : NEXT_ALWAYS;
-	locked = !atomic_load(&interposed);
-	if (locked)
-		pthread_mutex_lock(&parse_lock);
-	/* a large text with cmark's own allocator: see MD_BUMP_MAX */
-	mem = n > MD_BUMP_MAX ? cmark_get_default_mem_allocator() : mdmem();
-	p = cmark_parser_new_with_mem(opts, mem);
-	for (i = 0; i < next; i++)
-		if ((ext = cmark_find_syntax_extension(extension_names[i])))
-			cmark_parser_attach_syntax_extension(p, ext);
-	cmark_parser_feed(p, src, n);
-	doc = cmark_parser_finish(p);
-	if (locked)
-		pthread_mutex_unlock(&parse_lock);
+	doc = parse(src, n, opts, next, &mem, &p);
 	if (doc == NULL) {
 		o->error = "Markdown could not be parsed";
 		release(mem, p, NULL, NULL);

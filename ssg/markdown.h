@@ -53,6 +53,15 @@ void	md_out_release(struct md_out *o);
  * deeper than MD_MAX_NESTING or cmark failed to parse. Thread-safe. */
 int	markdown_render(const char *src, size_t n, size_t excerpt_max,
 	    struct md_out *o);
+/* Parses src as markdown_render does and calls fn with the document, a
+ * cmark_node * (for other formats made from the same tree, like
+ * gemtext). Returns 0, or -1 when src nests too deep or cannot be parsed
+ * (fn is not called). Thread-safe. */
+int	markdown_with_doc(const char *src, size_t n, int smart,
+	    void (*fn)(void *doc, void *arg), void *arg);
+/* The text of an HTML fragment: tags (and <script>, <style>) out,
+ * entities decoded. */
+void	markdown_html_text(const char *html, size_t n, struct buf *out);
 /* Plain text and word count of an HTML fragment (for .html posts): tags
  * dropped, entities left as they are. */
 void	html_plain_text(const char *html, size_t n, size_t excerpt_max,
