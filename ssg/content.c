@@ -236,8 +236,12 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 	    text, len, path, d) == -1)
 		goto out;
 	if ((v = fm_str(&fm, "title")) == NULL || *v == '\0') {
-		/* BSSG's fallback: the file name, extension and all */
-		p->title = arena_strdup(a, path_base(path));
+		/* BSSG's fallback (indexing.sh): the file name without
+		 * its extension */
+		const char *base = path_base(path), *dot = strrchr(base, '.');
+
+		p->title = dot && dot != base ? arena_strndup(a, base,
+		    (size_t)(dot - base)) : arena_strdup(a, base);
 		diag_warn(d, path, fm.root ? 1 : 0, "no title: the file name "
 		    "'%s' is used (add 'title: ...' to the front matter)",
 		    p->title);

@@ -11,7 +11,9 @@
 #include "hash.h"
 #include "mem.h"
 
-#define CACHE_MAGIC	"SSGSRC\0\7"
+/* the last byte changes whenever what a parse yields changes (here: the
+ * excerpt rule and the title of a post that has none) */
+#define CACHE_MAGIC	"SSGSRC\0\10"
 #ifndef SSG_VERSION
 #define SSG_VERSION	"0.1"
 #endif

@@ -19,8 +19,8 @@ rc=$?
 check "exit status 1" test "$rc" -eq 1
 check "broken YAML: path and line" grep -q "posts/yaml.md:[4-6]: error: " "$T/err"
 check "unknown date: path, line, value" contains "$T/err" "posts/date.md:3: error: unknown date '32nd of May'"
-check "no title: a warning naming the file" grep -q "posts/notitle.md:1: warning: no title: the file name 'notitle.md' is used" "$T/err"
-check "no title: built with the file name as title, as BSSG does" grep -q "<h1[^>]*>notitle.md</h1>" "$S/output/2025/01/03/notitle-md/index.html"
+check "no title: a warning naming the file" grep -q "posts/notitle.md:1: warning: no title: the file name 'notitle' is used" "$T/err"
+check "no title: built with the file name as title, as BSSG does" grep -q "<h1[^>]*>notitle</h1>" "$S/output/2025/01/03/notitle/index.html"
 check "not UTF-8: path and line" contains "$T/err" "posts/latin1.md:5: error: not valid UTF-8 text"
 check "unreadable: path and reason" grep -q "posts/unreadable.md: error: cannot read: " "$T/err"
 check "the good post is still built" test -f "$S/output/2025/01/01/good-one/index.html"

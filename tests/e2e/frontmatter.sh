@@ -56,7 +56,7 @@ double quoted
 'mismatched"
 Quoted: with a colon
 Late
-2025-01-22-p22.md
+2025-01-22-p22
 HTML: Tom & Jerry
 LIST
 
