@@ -7,11 +7,12 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 DIR="$ROOT/tests/themes"
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$CHROMIUM" ] || [ ! -d "$DIR/node_modules/playwright-core" ]; then
-	# tests/e2e/themes.sh installs chromium and the npm packages
-	sh "$ROOT/tests/e2e/themes.sh" >/dev/null 2>&1
-fi
 export CHROMIUM
+if ! msg=$(sh "$DIR/setup.sh"); then
+	fail "$msg"
+	summary
+	exit 1
+fi
 cp -R "$ROOT/tests/fixtures/basic" "$T/site"
 mkdir -p "$T/site/themes"
 cp -R "$ROOT/tests/fixtures/foreign-theme/bssg-like" "$T/site/themes/"

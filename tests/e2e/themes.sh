@@ -13,20 +13,7 @@ setup_failed() {
 }
 
 [ -x "$SSG" ] || setup_failed "bin/ssg is missing (build it first)"
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-	DEB="nodejs npm" sh "$ROOT/tests/deps.sh" >&2 ||
-		setup_failed "cannot install nodejs and npm"
-fi
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$CHROMIUM" ]; then
-	DEB="chromium" sh "$ROOT/tests/deps.sh" >&2 ||
-		setup_failed "cannot install chromium"
-fi
 export CHROMIUM
-# npm ci again whenever the lock file is newer than the installed tree.
-if [ ! -f "$DIR/node_modules/.package-lock.json" ] ||
-    [ "$DIR/package-lock.json" -nt "$DIR/node_modules/.package-lock.json" ]; then
-	(cd "$DIR" && npm ci --no-audit --no-fund --loglevel=error >&2) ||
-		setup_failed "npm ci in tests/themes failed"
-fi
+msg=$(sh "$DIR/setup.sh") || setup_failed "$msg"
 exec node "$DIR/run.js" "$ROOT"
