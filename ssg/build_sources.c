@@ -320,10 +320,14 @@ build_parse_hash(const struct build *b)
 	struct buf k = BUF_INIT;
 	const char *tz = getenv("TZ");
 	uint64_t h;
+	size_t i;
+
 
 	buf_printf(&k, "%s\n%s\n%s\n%s\n%s\n%d", b->c.url_slug_format,
 	    b->c.page_url_format, b->c.timezone, tz ? tz : "", b->c.raw_html,
 	    b->c.smart_punctuation);
+	for (i = 0; i < b->c.slugs.n; i++)
+		buf_printf(&k, "\n%s", b->c.slugs.v[i]);
 	h = hash64(k.ptr, k.len);
 	buf_release(&k);
 	return h;

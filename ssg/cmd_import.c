@@ -203,16 +203,19 @@ cmd_import(struct cli *cli, int argc, char **argv)
 	if (bssg != NULL && take_from_bssg(dir, bssg, s, d) == -1)
 		goto out;
 	check_theme(cli, dir, s, d);
-	if (bssg_warn_locale_urls(s, dir, d) > 0) {
+	{
 		const char *o = bssg_get(s, "OUTPUT_DIR");
 		char *old = path_join(dir, o ? o : "output");
+		size_t pinned = 0;
 
-		diag_add(d, DIAG_NOTE, NULL, 0, fs_is_dir(old) ?
-		    "after `ssg build`, `ssg check --against %s` lists every "
-		    "URL BSSG published that ssg's build lacks" : "keep a copy "
-		    "of the output BSSG wrote and run `ssg check --against "
-		    "COPY` after `ssg build`: it lists every URL that moved",
-		    old);
+		if (bssg_locale_urls(s, dir, old, &yaml, &pinned, d) > 0)
+			diag_add(d, DIAG_NOTE, NULL, 0, fs_is_dir(old) ?
+			    "%zu moved URL(s) kept; after `ssg build`, `ssg "
+			    "check --against %s` lists any BSSG published that "
+			    "ssg's build still lacks" : "%zu URL(s) kept; keep "
+			    "a copy of the output BSSG wrote and run `ssg check "
+			    "--against COPY` after `ssg build`: it lists every "
+			    "URL that moved", pinned, old);
 		free(old);
 	}
 	if (strcmp(dest, "-") == 0) {

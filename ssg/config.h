@@ -30,6 +30,7 @@ struct site_config {
 	char	*fediverse_creator;	/* @name@server for every page */
 	struct cstrs author_fediverse_creators; /* author name -> creator */
 	struct cstrs messages;		/* message key -> text, over site_lang's */
+	struct cstrs slugs;		/* source file -> slug it keeps */
 	/* look */
 	char	*theme;
 	char	*custom_css;

@@ -302,6 +302,9 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 	/* slug: front matter, else title, else file name */
 	if ((v = fm_str(&fm, "slug")) != NULL)
 		slug_append(&s, v);
+	/* a URL published before, pinned in site.yaml */
+	if (s.len == 0 && (v = config_map_get(&c->slugs, rel)) != NULL)
+		slug_append(&s, v);
 	if (s.len == 0 && kind == CONTENT_PAGE &&
 	    strcmp(c->page_url_format, "filename") == 0)
 		name_slug(&s, rel);

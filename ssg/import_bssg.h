@@ -58,9 +58,14 @@ size_t		 bssg_write_yaml(const struct bssg_site *s, struct buf *out,
  * Warns, at each post or page of the site in dir, when BSSG made its URL
  * (from the title, no slug given) or a tag's URL from text with letters
  * outside ASCII: BSSG transliterates them as its build machine's locale
- * does, so ssg's URL may differ. Returns how many warnings.
+ * does, so ssg's URL may differ. When old (BSSG's output folder, may be
+ * NULL) exists and the site uses BSSG's default URLs, each such post
+ * whose old URL is found there is kept at it: a "slugs:" map is appended
+ * to yaml and *pinned counts its entries (notes in d name each). Returns
+ * how many warnings.
  */
-size_t		 bssg_warn_locale_urls(const struct bssg_site *s,
-		    const char *dir, struct diag *d);
+size_t		 bssg_locale_urls(const struct bssg_site *s, const char *dir,
+		    const char *old, struct buf *yaml, size_t *pinned,
+		    struct diag *d);
 
 #endif

@@ -334,6 +334,25 @@ check "locale URLs: the tag is named at its line" contains "$T/err" \
 check "locale URLs: a post with its own slug is not" sh -c "! grep -q '2025-04-02-cafe' '$T/err'"
 check "locale URLs: ASCII posts are not" sh -c "! grep -q 'first-steps.md:.*outside ASCII' '$T/err'"
 check "locale URLs: how to find the moved ones" contains "$T/err" "ssg check --against"
+# With BSSG's output there, the old URL is found and kept.
+mkdir -p "$T/nl/public/2025/04/01/ber-uns-strae" "$T/nl/public/2025/04/02/cafe" \
+    "$T/nl/public/2024/11/05/first-steps"
+echo old >"$T/nl/public/2025/04/01/ber-uns-strae/index.html"
+echo old >"$T/nl/public/2025/04/02/cafe/index.html"
+echo old >"$T/nl/public/2024/11/05/first-steps/index.html"
+cp -R "$T/nl/public" "$T/nl-old"
+status "$SSG" import bssg -f "$T/nl"
+check "old URL: import exits 0" test "$RC" -eq 0
+check "old URL: pinned in site.yaml" grep -qx '  "2025-04-01-uber.md": "ber-uns-strae"' "$T/nl/site.yaml"
+check "old URL: only the post that moved" test \
+    "$(sed -n '/^slugs:/,$p' "$T/nl/site.yaml" | grep -c '^  "')" -eq 1
+check "old URL: posts with a slug are not pinned" sh -c "! grep -q '2025-04-02-cafe.md' '$T/nl/site.yaml'"
+check "old URL: import says where it is kept" contains "$T/err" \
+    "src/2025-04-01-uber.md: note: kept at /2025/04/01/ber-uns-strae/ as BSSG published it"
+status "$SSG" build -C "$T/nl" -q
+check "old URL: the site builds" test "$RC" -eq 0
+check "old URL: the post is at its old URL" test -f "$T/nl/public/2025/04/01/ber-uns-strae/index.html"
+check "old URL: ... with its new text" sh -c "grep -q 'Text.' '$T/nl/public/2025/04/01/ber-uns-strae/index.html'"
 
 # 7. --bssg: the theme and templates of the BSSG installation the site used.
 B="$T/bssg-install"
