@@ -433,11 +433,12 @@ v_rollback(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 			diag_error(d, NULL, 0, "no current release to roll back from");
 			return -1;
 		}
-		/* the release that served before this one; an older
-		 * release may be one that failed its checks and never
-		 * served */
+		/* the release that served before this one, when it is
+		 * older (a newer one left by a failed push may never have
+		 * served); after a rollback it is newer: then the newest
+		 * older release, so rollbacks go on back */
 		read_link(a, "previous", target);
-		if (target[0] == '\0' || strcmp(target, current) == 0) {
+		if (target[0] == '\0' || strcmp(target, current) >= 0) {
 			if (list_ids(a, &ids, &n, d) == -1)
 				return -1;
 			target[0] = '\0';

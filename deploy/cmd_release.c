@@ -420,23 +420,21 @@ static int
 step_before(struct fleet *f, struct fleet_member *m)
 {
 	struct release_info *list = NULL;
-	size_t n = 0, i;
+	size_t n = 0, i, k;
 
 	if (fleet_open_member(f, m) == -1 ||
 	    release_list(m->t, &list, &n, m->d) == -1)
 		return -1;
-	/* the one that served before, as the host's agent picks it */
-	for (i = 0; i < n && !list[i].previous; i++)
+	/* as the host's agent picks it: the one that served before when
+	 * it is older (the list is oldest first), else the newest older */
+	for (i = 0; i < n && !list[i].current; i++)
 		;
-	if (i < n && !list[i].current)
-		snprintf(m->prev, sizeof(m->prev), "%s", list[i].id);
-	else {
-		for (i = 0; i < n && !list[i].current; i++)
-			;
-		if (i < n && i > 0)
-			snprintf(m->prev, sizeof(m->prev), "%s",
-			    list[i - 1].id);
-	}
+	for (k = 0; k < i && !list[k].previous; k++)
+		;
+	if (k < i)
+		snprintf(m->prev, sizeof(m->prev), "%s", list[k].id);
+	else if (i < n && i > 0)
+		snprintf(m->prev, sizeof(m->prev), "%s", list[i - 1].id);
 	free(list);
 	transport_close(m->t, m->d);
 	m->t = NULL;

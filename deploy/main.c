@@ -406,9 +406,9 @@ static const struct cmd cmds[] = {
 	  "on failure put every host back on its previous release." },
 	{ "rollback", cmd_rollback, "rollback [-c FILE] [--cacert FILE] "
 	  "[--known-hosts F] [--identity F] [--max-parallel N] SITE [ID]",
-	  "Switch back to the release that served before the current one "
-	  "(releases marks it previous), or to ID, on every host of the "
-	  "site." },
+	  "Switch back to an older release: the one that served before the "
+	  "current one (releases marks it previous), else the newest older "
+	  "one; or to ID; on every host of the site." },
 	{ "releases", cmd_releases, "releases [-c FILE] [--known-hosts F] "
 	  "[--identity F] SITE",
 	  "List the releases on every host, oldest first; exit 1 on drift "

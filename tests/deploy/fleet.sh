@@ -246,7 +246,7 @@ else
 	bad "status on a drifted fleet (rc $rc)"; cat st.out
 fi
 D rollback -c fleet.yaml blog > rb.out 2>&1; rc=$?
-if [ $rc -ne 0 ] && grep -q "previous releases differ" rb.out &&
+if [ $rc -ne 0 ] && grep -q "host h2: no release before the current one" rb.out &&
     [ "$(serving 1)" = "$r2" ] && [ "$(serving 2)" = "$r1" ]; then
 	ok "rollback without an id refuses when the hosts disagree, nothing changed"
 else
