@@ -14,7 +14,12 @@ pass=0
 fail=0
 
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL $*"
+	# Under make mutate the first failure is enough.
+	[ -z "${MUTATE_FAIL_FAST:-}" ] || finish
+}
 check() {	# check DESCRIPTION COMMAND...
 	d=$1; shift
 	if "$@" >/dev/null 2>&1; then ok "$d"; else bad "$d"; fi

@@ -16,7 +16,12 @@ case $DEPLOY in /*) ;; *) DEPLOY=$(pwd)/$DEPLOY ;; esac
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL $*"
+	# Under make mutate the first failure is enough.
+	[ -z "${MUTATE_FAIL_FAST:-}" ] || finish
+}
 finish() {
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
@@ -39,7 +44,8 @@ SSHD=$(command -v sshd || echo /usr/sbin/sshd)
 
 # --- unique names -----------------------------------------------------
 id=$(( $$ % 100000 ))
-oct=$(( 20 + $$ % 200 ))
+. "$top/tests/deploy/lib.sh"
+oct=$(free_octet 3 10.233 10.234)
 work=$(mktemp -d /tmp/deploy-fleet.XXXXXX)
 chmod 755 "$work"
 hosts="1 2 3"

@@ -3,6 +3,31 @@
 # benchmark bench_push.sh): unique names for one run, and the removal of
 # whatever a run made, by those names only. Needs DEPLOY set.
 
+# free_octet COUNT NET16...: an x in 20..219, starting from one chosen by
+# this run's pid, such that no address or route on this host lies in
+# NET16.x .. NET16.(x+COUNT-1) for any NET16 given (e.g. 10.233): two test
+# runs at once (make check beside make mutate) then take different subnets.
+free_octet() {
+	n=$1
+	shift
+	used=" $( { ip -4 -o addr; ip -4 route; } 2>/dev/null | tr '\n' ' ')"
+	try=0
+	while [ "$try" -lt 200 ]; do
+		x=$(( 20 + ($$ + try) % 198 ))
+		clash=
+		for p in "$@"; do
+			i=0
+			while [ "$i" -lt "$n" ]; do
+				case $used in *" $p.$((x + i))."*) clash=1 ;; esac
+				i=$((i + 1))
+			done
+		done
+		[ -z "$clash" ] && { echo "$x"; return 0; }
+		try=$((try + 1))
+	done
+	echo $(( 20 + $$ % 198 ))
+}
+
 # netns_names PREFIX OCTET PORT_BASE: sets id, name, bridge, net, subnet
 # (10.OCTET.x.0/24), https_port and http_port (from PORT_BASE), work (a new
 # folder) and table, all unique to this run.
@@ -10,7 +35,7 @@ netns_names() {
 	id=$(( $$ % 100000 ))
 	name=$1-$id
 	bridge=$(echo "$1" | tr -d -)b$id
-	net=10.$2.$(( 20 + $$ % 200 ))
+	net=10.$2.$(free_octet 1 "10.$2")
 	subnet=$net.0/24
 	https_port=$(( $3 + $$ % 15000 ))
 	http_port=$(( https_port + 1 ))

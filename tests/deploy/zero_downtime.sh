@@ -18,7 +18,12 @@ pass=0
 fail=0
 
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL $*"
+	# Under make mutate the first failure is enough.
+	[ -z "${MUTATE_FAIL_FAST:-}" ] || finish
+}
 finish() {
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]

@@ -9,9 +9,11 @@ run; the fault is caught when one of them fails. The report gives each
 fault's outcome and a table per module, and the run fails on any fault
 missed, any fault that no longer applies, and any that does not build.
 
-usage: run.py [--lint] [--only TEXT] [--keep]
+usage: run.py [--lint] [--only TEXT] [--keep] [--ready FILE]
   --lint       only check that every fault's text is found exactly once
   --only TEXT  run the faults whose title or file contains TEXT
+  --ready FILE create FILE once the scratch trees are copied, so that
+               other tests may then write into the tree (tests/run.sh)
 Ends with "N passed, N failed" (one per fault).
 """
 import argparse
@@ -38,7 +40,24 @@ TESTS = {
     "deploy/fleet": ["sh", "tests/deploy/fleet.sh", "bin/deploy"],
     "deploy/e2e": ["sh", "tests/deploy/e2e_netns.sh", "bin/deploy"],
 }
+# What each test needs built besides bin/ssg and bin/deploy: a fault
+# rebuilds only these, not every unit test (most of a build's time is
+# linking them).
+PROGRAMS = {
+    "deploy/plan": ["tests/deploy/test_plan"],
+    "deploy/release": ["tests/deploy/release/drv"],
+    "deploy/freebsd": ["tests/deploy/freebsd/fbplan"],
+}
 TIMEOUT = 600
+
+
+def build_targets(f):
+    targets = ["all"]
+    for t in f["tests"]:
+        if t.startswith("unit/"):
+            targets.append("tests/unit/test_" + t[5:])
+        targets += PROGRAMS.get(t, [])
+    return targets
 
 
 def test_command(name):
@@ -97,9 +116,11 @@ def occurrences(tree, fa):
 
 
 def run(cmd, cwd, log):
+    # A fault is caught by the first failure: the tests may stop there.
+    env = dict(os.environ, MUTATE_FAIL_FAST="1")
     try:
         p = subprocess.run(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
-                           timeout=TIMEOUT)
+                           timeout=TIMEOUT, env=env)
         return p.returncode
     except subprocess.TimeoutExpired:
         return -9
@@ -118,7 +139,7 @@ def make_targets(tree):
     return ["all"] + names
 
 
-def try_fault(f, tree, targets, log_path, lock):
+def try_fault(f, tree, log_path, lock):
     """Applies f in tree, builds, runs its tests; returns the outcome."""
     path = os.path.join(tree, f["file"])
     with open(path) as fp:
@@ -127,7 +148,7 @@ def try_fault(f, tree, targets, log_path, lock):
         fp.write(orig.replace(f["find"], f["replace"], 1))
     start = time.time()
     with open(log_path, "w") as log:
-        if run(["make"] + targets, tree, log) != 0:
+        if run(["make"] + build_targets(f), tree, log) != 0:
             outcome = "does not build"
         else:
             outcome = "missed"
@@ -149,6 +170,7 @@ def main():
     ap.add_argument("--lint", action="store_true")
     ap.add_argument("--only")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--ready")
     a = ap.parse_args()
     faults = load(os.path.join(HERE, "faults.txt"))
     if a.only:
@@ -186,6 +208,8 @@ def main():
         # tested by deploy's tests (network namespaces, fixed ports) run
         # in the first tree only, so never two at once.
         subprocess.run(["cp", "-a", trees[0], trees[1]], check=True)
+        if a.ready:
+            open(a.ready, "w").close()
         queue = [f for f in faults if f not in stale]
         results.extend((f, "stale") for f in stale)
         lock = threading.Lock()
@@ -200,8 +224,8 @@ def main():
                     if pick is None:
                         return
                     queue.remove(pick)
-                results.append((pick, try_fault(pick, tree, targets,
-                                                log_path, lock)))
+                results.append((pick, try_fault(pick, tree, log_path,
+                                                lock)))
 
         threads = [threading.Thread(target=worker, args=(n,))
                    for n in (0, 1)]

@@ -21,7 +21,16 @@ trap 'exit 1' INT TERM HUP
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); echo "ok - $1"; }
-notok() { fail=$((fail + 1)); echo "FAIL - $1"; [ -f "$W/log" ] && sed 's/^/#   /' "$W/log"; }
+notok() {
+	fail=$((fail + 1))
+	echo "FAIL - $1"
+	[ -f "$W/log" ] && sed 's/^/#   /' "$W/log"
+	# Under make mutate the first failure is enough.
+	if [ -n "${MUTATE_FAIL_FAST:-}" ]; then
+		echo "$pass passed, $fail failed"
+		exit 1
+	fi
+}
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 # fails_with STATUS TEXT: the command failed and its log says TEXT.
 fails_with() { [ "$1" -ne 0 ] && grep -q "$2" "$W/log"; }
