@@ -42,7 +42,7 @@ LIBSSG_OBJS = \
 
 # The deployer, module by module; it links libssg to build sites.
 DEPLOY_OBJS = \
-	deploy/agent.o deploy/agent_verbs.o deploy/checkout.o deploy/proc.o deploy/bench.o deploy/confgen.o deploy/driver_linux.o \
+	deploy/agent.o deploy/agent_verbs.o deploy/checkout.o deploy/proc.o deploy/bench.o deploy/bench_report.o deploy/confgen.o deploy/driver_linux.o \
 	deploy/linux_util.o deploy/linux_net.o deploy/linux_jail.o \
 	deploy/driver_bastille.o deploy/driver_jail.o deploy/freebsd.o \
 	deploy/fb_host.o deploy/fb_parse.o \

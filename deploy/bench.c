@@ -5,8 +5,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
+
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <poll.h>
 #include <sched.h>
@@ -24,7 +27,7 @@
 #include "proc.h"
 
 /* wrk prints this line from its done() hook; parsed below. */
-static const char wrk_lua[] =
+static const char wrk_done[] =
     "done = function(summary, latency, requests)\n"
     "  io.write(string.format(\"WRKSUM %d %d %d %d %d %d %d %d %d %d\\n\",\n"
     "    summary.duration, summary.requests, summary.bytes,\n"
@@ -89,7 +92,7 @@ run_wrk(struct driver *drv, const struct run *r, struct buf *out)
 	if ((pid = fork()) == -1)
 		return -1;
 	if (pid == 0) {
-		char *argv[16];
+		char *argv[20];
 		int i = 0;
 
 		dup2(fds[1], 1);
@@ -122,6 +125,9 @@ run_wrk(struct driver *drv, const struct run *r, struct buf *out)
 		argv[i++] = "5s";
 		argv[i++] = "-s";
 		argv[i++] = (char *)r->script;
+		/* As every browser asks: compressed where the server can. */
+		argv[i++] = "-H";
+		argv[i++] = "Accept-Encoding: gzip";
 		if (r->host_header != NULL) {
 			snprintf(hdr, sizeof(hdr), "Host: %s", r->host_header);
 			argv[i++] = "-H";
@@ -160,31 +166,6 @@ run_wrk(struct driver *drv, const struct run *r, struct buf *out)
 	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
 		;
 	return !killed && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-}
-
-static int
-parse_wrk(const char *out, struct bench_row *row)
-{
-	const char *p = strstr(out, "WRKSUM ");
-	long long dur, req, bytes, ec, er, ew, es, et, p50, p99;
-
-	if (p == NULL || sscanf(p + 7, "%lld %lld %lld %lld %lld %lld %lld "
-	    "%lld %lld %lld", &dur, &req, &bytes, &ec, &er, &ew, &es, &et,
-	    &p50, &p99) != 10 || dur <= 0)
-		return -1;
-	row->rps = (double)req / ((double)dur / 1e6);
-	row->bytes_per_s = (double)bytes / ((double)dur / 1e6);
-	row->p50_ms = (double)p50 / 1000.0;
-	row->p99_ms = (double)p99 / 1000.0;
-	row->errors = (long)(ec + er + ew + es + et);
-	return 0;
-}
-
-static void
-add_row(struct bench_result *r, const struct bench_row *row)
-{
-	r->rows = xrealloc(r->rows, (r->n + 1) * sizeof(*r->rows));
-	r->rows[r->n++] = *row;
 }
 
 /* The highest address of the subnet no jail, nor the bridge, uses. */
@@ -372,6 +353,10 @@ stock_start(const struct spec *s, const struct spec_site *site,
 
 		buf_printf(&text, "%s/error.log", st->dir);
 		argv[10] = text.ptr;
+		/* A session of its own, as the site's nginx has: with the
+		 * scheduler's autogroups each session gets an equal share of
+		 * a busy machine, so both must be alike to compare. */
+		setsid();
 		if ((fd = open("/dev/null", O_RDWR)) != -1) {
 			dup2(fd, 0);
 			dup2(fd, 1);
@@ -406,35 +391,226 @@ out:
 	return rc;
 }
 
-/* The direct run r again, at the stock nginx: fills row's stock_*. */
-static int
-stock_run(struct driver *drv, const struct run *r, const struct stock *st,
-    struct bench_row *row, struct buf *out, struct diag *d)
-{
-	struct run again = *r;
-	struct bench_row srow;
-	struct buf url = BUF_INIT;
-	int rc = 0;
 
-	memset(&srow, 0, sizeof(srow));
-	buf_printf(&url, "http://%s/", st->addr);
-	again.url = url.ptr;
-	buf_clear(out);
-	fprintf(stderr, "bench %s stock-nginx %d connections...\n", row->site,
-	    row->conns);
-	if (run_wrk(drv, &again, out) == -1 || parse_wrk(out->ptr,
-	    &srow) == -1) {
-		diag_error(d, NULL, 0, "wrk %s (stock nginx, %d connections) "
-		    "failed: %s", url.ptr, row->conns, out->ptr);
-		rc = -1;
-	} else {
-		row->stock_rps = srow.rps;
-		row->stock_p99_ms = srow.p99_ms;
-		row->stock_errors = srow.errors;
-	}
-	buf_release(&url);
-	return rc;
+/* One wrk run's figures. */
+struct sample {
+	double		 rps, bytes_per_s, p50_ms, p99_ms;
+	long		 errors;
+	long long	 requests;
+	double		 site_us, proxy_us;	/* CPU per request; -1 unknown */
+};
+
+static int
+parse_wrk(const char *out, struct sample *x)
+{
+	const char *p = strstr(out, "WRKSUM ");
+	long long dur, req, bytes, ec, er, ew, es, et, p50, p99;
+
+	if (p == NULL || sscanf(p + 7, "%lld %lld %lld %lld %lld %lld %lld "
+	    "%lld %lld %lld", &dur, &req, &bytes, &ec, &er, &ew, &es, &et,
+	    &p50, &p99) != 10 || dur <= 0)
+		return -1;
+	x->requests = req;
+	x->rps = (double)req / ((double)dur / 1e6);
+	x->bytes_per_s = (double)bytes / ((double)dur / 1e6);
+	x->p50_ms = (double)p50 / 1000.0;
+	x->p99_ms = (double)p99 / 1000.0;
+	x->errors = (long)(ec + er + ew + es + et);
+	return 0;
 }
+
+/*
+ * CPU time (user + system, clock ticks) of a server: the process and its
+ * children (nginx's workers; Caddy is one process). -1 if it is gone.
+ * Read around each run, it gives CPU per request, which a busy machine
+ * bends far less than requests per second.
+ */
+static long long
+tree_ticks(pid_t master)
+{
+	char path[300], line[1024], *p;
+	long long total = -1, ut, st;
+	struct dirent *e;
+	long ppid;
+	DIR *dir;
+	FILE *fp;
+
+	if (master <= 0 || (dir = opendir("/proc")) == NULL)
+		return -1;
+	while ((e = readdir(dir)) != NULL) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if ((fp = fopen(path, "r")) == NULL)
+			continue;
+		p = fgets(line, sizeof(line), fp);
+		fclose(fp);
+		/* After "pid (comm) ": state ppid ... utime(14) stime(15). */
+		if (p == NULL || (p = strrchr(line, ')')) == NULL ||
+		    sscanf(p + 2, "%*c %ld %*d %*d %*d %*d %*u %*u %*u %*u "
+		    "%*u %lld %lld", &ppid, &ut, &st) != 3)
+			continue;
+		if (atol(e->d_name) == master || ppid == master)
+			total = (total < 0 ? 0 : total) + ut + st;
+	}
+	closedir(dir);
+	return total;
+}
+
+static double
+ticks_us(long long before, long long after, long long requests)
+{
+	if (before < 0 || after < 0 || requests <= 0)
+		return -1;
+	return (double)(after - before) * 1e6 /
+	    (double)sysconf(_SC_CLK_TCK) / (double)requests;
+}
+
+/* Servers whose CPU a run is charged: the proxy and the site (or the
+ * stock nginx, as the "site"). */
+struct watch {
+	pid_t		 proxy, site;
+};
+
+static int
+sample_run(struct driver *drv, const struct run *r, const struct watch *w,
+    struct sample *x, struct buf *out)
+{
+	long long p0 = tree_ticks(w->proxy), s0 = tree_ticks(w->site);
+
+	buf_clear(out);
+	if (run_wrk(drv, r, out) == -1 || parse_wrk(out->ptr, x) == -1)
+		return -1;
+	x->proxy_us = ticks_us(p0, tree_ticks(w->proxy), x->requests);
+	x->site_us = ticks_us(s0, tree_ticks(w->site), x->requests);
+	return 0;
+}
+
+static int
+by_rps(const void *a, const void *b)
+{
+	const struct sample *x = a, *y = b;
+
+	return (x->rps > y->rps) - (x->rps < y->rps);
+}
+
+/* The median run of n (sorted in place) and the spread of them all. */
+static void
+summarize(struct sample *x, int n, struct bench_stat *m)
+{
+	const struct sample *mid;
+	int i;
+
+	xqsort(x, (size_t)n, sizeof(*x), by_rps);
+	mid = &x[n / 2];
+	m->runs = n;
+	m->rps = mid->rps;
+	m->rps_min = x[0].rps;
+	m->rps_max = x[n - 1].rps;
+	m->p50_ms = mid->p50_ms;
+	m->p99_ms = mid->p99_ms;
+	m->bytes_per_s = mid->bytes_per_s;
+	m->site_us = mid->site_us;
+	m->proxy_us = mid->proxy_us;
+	m->errors = 0;
+	for (i = 0; i < n; i++)
+		m->errors += x[i].errors;
+}
+
+static void
+add_row(struct bench_result *r, const struct bench_row *row)
+{
+	r->rows = xrealloc(r->rows, (r->n + 1) * sizeof(*r->rows));
+	r->rows[r->n++] = *row;
+}
+
+/* Adds one URL path, percent-encoded, as a Lua string to script. */
+static void
+lua_path(struct buf *script, const char *rel, size_t len)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t i;
+
+	buf_adds(script, "\"/");
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)rel[i];
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || strchr("/-._~", c) != NULL)
+			buf_addc(script, (char)c);
+		else
+			buf_printf(script, "%%%c%c", hex[c >> 4], hex[c & 15]);
+	}
+	buf_adds(script, "\",\n");
+}
+
+/* nftw has no user pointer. */
+static struct buf *walk_script;
+static size_t walk_base, walk_pages;
+
+static int
+walk_page(const char *path, const struct stat *sb, int type, struct FTW *f)
+{
+	const char *rel = path + walk_base;
+	size_t n = strlen(rel);
+
+	(void)sb;
+	(void)f;
+	if (type != FTW_F || n < 5 || strcmp(rel + n - 5, ".html") != 0)
+		return 0;
+	/* A folder's index is asked for as the folder, as readers do. */
+	if (strcmp(rel, "index.html") == 0)
+		n = 0;
+	else if (n > 11 && strcmp(rel + n - 11, "/index.html") == 0)
+		n -= 10;
+	lua_path(walk_script, rel, n);
+	walk_pages++;
+	return 0;
+}
+
+/*
+ * The wrk script for site: every HTML page of the current release, each
+ * thread going round them in turn, so that a run reads the whole site as
+ * readers and crawlers do, not one cached page. Returns the page count.
+ */
+static size_t
+site_script(const struct spec *s, const struct spec_site *site,
+    struct buf *script)
+{
+	struct buf root = BUF_INIT;
+	char *real;
+
+	/* nftw does not follow the symbolic link it starts at. */
+	buf_printf(&root, "%s/%s/current", s->releases.root, site->name);
+	if ((real = realpath(root.ptr, NULL)) != NULL) {
+		buf_clear(&root);
+		buf_printf(&root, "%s/", real);
+		free(real);
+	}
+	buf_adds(script, "local paths = {\n");
+	walk_script = script;
+	walk_base = root.len;
+	walk_pages = 0;
+	nftw(root.ptr, walk_page, 16, FTW_PHYS);
+	if (walk_pages == 0) {
+		buf_adds(script, "\"/\",\n");
+		walk_pages = 1;
+	}
+	buf_adds(script, "}\n"
+	    "local i = 0\n"
+	    "init = function(args) i = math.random(#paths) end\n"
+	    "request = function()\n"
+	    "  i = i % #paths + 1\n"
+	    "  return wrk.format(nil, paths[i])\n"
+	    "end\n");
+	buf_adds(script, wrk_done);
+	buf_release(&root);
+	return walk_pages;
+}
+
+/* The paths of one site's bench, in the order they run. */
+static const char *const paths[] = { "proxy-https", "proxy-http",
+    "direct-http" };
 
 static int
 bench_site(struct driver *drv, const struct spec_site *site,
@@ -442,83 +618,112 @@ bench_site(struct driver *drv, const struct spec_site *site,
     struct diag *d)
 {
 	const struct spec *s = drv->spec;
-	static const int conns[] = { 10, 50 };
+	static const int conns_full[] = { 10, 50, 100 }, conns_quick[] = {
+	    10, 50 };
+	const int *conns = o->quick ? conns_quick : conns_full;
+	int nconns = o->quick ? 2 : 3, runs = o->quick ? 1 : 3;
 	struct buf hosts = BUF_INIT, script = BUF_INIT, url = BUF_INIT;
-	struct buf out = BUF_INIT, text = BUF_INIT;
+	struct buf out = BUF_INIT, text = BUF_INIT, stock_url = BUF_INIT;
+	struct sample xs[BENCH_MAX_RUNS], ys[BENCH_MAX_RUNS];
+	struct watch w = { 0, 0 }, ws = { 0, 0 };
 	struct stock st;
 	char a443[16], a80[16];
-	int p443, p80, rc = 0;
-	size_t c, k;
+	int p443, p80, rc = 0, c, k, n;
 
 	memset(&st, 0, sizeof(st));
-
 	if (health_entry(s, 443, a443, &p443) == -1 ||
 	    health_entry(s, 80, a80, &p80) == -1) {
 		diag_error(d, s->file, 0, "network.ports: the proxy's 80 and "
 		    "443 must both be reachable from the host to bench");
 		return -1;
 	}
-	buf_printf(&script, "%s/summary.lua", dir);
+	buf_printf(&script, "%s/pages.lua", dir);
 	buf_printf(&hosts, "%s/hosts", dir);
 	buf_printf(&text, "127.0.0.1 localhost\n%s %s\n", a443,
 	    site->domains[0]);
-	if (write_file(script.ptr, wrk_lua) == -1 ||
-	    write_file(hosts.ptr, text.ptr) == -1) {
+	if (write_file(hosts.ptr, text.ptr) == -1) {
 		diag_error(d, dir, 0, "%s", strerror(errno));
 		rc = -1;
 		goto out;
 	}
-	fprintf(stderr, "bench %s: starting nginx with the stock "
-	    "settings...\n", site->name);
+	buf_clear(&text);
+	res->pages = site_script(s, site, &text);
+	if (write_file(script.ptr, text.ptr) == -1) {
+		diag_error(d, dir, 0, "%s", strerror(errno));
+		rc = -1;
+		goto out;
+	}
+	if (drv->ops->server_pid != NULL) {
+		w.proxy = drv->ops->server_pid(drv, "proxy");
+		w.site = drv->ops->server_pid(drv, site->name);
+	}
+	fprintf(stderr, "bench %s: %zu pages; starting nginx with the stock "
+	    "settings...\n", site->name, res->pages);
 	if (stock_start(s, site, dir, &st, d) == -1)
 		rc = -1;
+	ws.site = st.pid;
+	buf_printf(&stock_url, "http://%s/", st.addr);
 	for (k = 0; k < 3; k++) {
-		for (c = 0; c < 2; c++) {
+		for (c = 0; c < nconns; c++) {
 			struct run r;
 			struct bench_row row;
+			int ny = 0;
 
 			memset(&r, 0, sizeof(r));
 			memset(&row, 0, sizeof(row));
 			buf_clear(&url);
-			buf_clear(&out);
 			r.script = script.ptr;
 			r.conns = conns[c];
-			r.seconds = o->quick ? 3 : 10;
+			r.seconds = o->quick ? 3 : 5;
 			r.hosts_file = hosts.ptr;
-			if (k == 0) {
+			if (k == 0)
 				buf_printf(&url, "https://%s:%d/",
 				    site->domains[0], p443);
-				snprintf(row.path, sizeof(row.path),
-				    "proxy-https");
-			} else if (k == 1) {
+			else if (k == 1)
 				/* Answered with the redirect to HTTPS. */
 				buf_printf(&url, "http://%s:%d/",
 				    site->domains[0], p80);
-				snprintf(row.path, sizeof(row.path),
-				    "proxy-http");
-			} else {
+			else {
 				r.how = IN_PROXY_JAIL;
 				r.host_header = site->domains[0];
 				buf_printf(&url, "http://%s/", site->addr_str);
-				snprintf(row.path, sizeof(row.path),
-				    "direct-http");
 			}
 			r.url = url.ptr;
 			snprintf(row.site, sizeof(row.site), "%s", site->name);
+			snprintf(row.path, sizeof(row.path), "%s", paths[k]);
 			row.conns = conns[c];
-			fprintf(stderr, "bench %s %s %d connections...\n",
-			    site->name, row.path, row.conns);
-			if (run_wrk(drv, &r, &out) == -1 ||
-			    parse_wrk(out.ptr, &row) == -1) {
+			for (n = 0; n < runs; n++) {
+				fprintf(stderr, "bench %s %s %d connections, "
+				    "run %d of %d...\n", site->name, row.path,
+				    row.conns, n + 1, runs);
+				if (sample_run(drv, &r, &w, &xs[n], &out) == -1)
+					break;
+				/* The stock nginx in turn with each run: the
+				 * same moment of a busy machine for both. */
+				if (k == 2 && st.pid > 0) {
+					struct run again = r;
+
+					again.url = stock_url.ptr;
+					if (sample_run(drv, &again, &ws,
+					    &ys[ny], &out) == 0)
+						ny++;
+					else
+						diag_error(d, NULL, 0, "wrk %s "
+						    "(stock nginx, %d connections)"
+						    " failed: %s", again.url,
+						    row.conns, out.ptr);
+				}
+			}
+			if (n < runs) {
 				diag_error(d, NULL, 0, "wrk %s (%s, %d "
 				    "connections) failed: %s", url.ptr,
 				    row.path, row.conns, out.ptr);
 				rc = -1;
 				continue;
 			}
-			if (k == 2 && st.pid > 0 && stock_run(drv, &r, &st,
-			    &row, &out, d) == -1)
-				rc = -1;
+			summarize(xs, runs, &row.m);
+			if (ny > 0)
+				summarize(ys, ny, &row.stock);
 			add_row(res, &row);
 		}
 	}
@@ -546,6 +751,7 @@ out:
 	buf_release(&hosts);
 	buf_release(&script);
 	buf_release(&url);
+	buf_release(&stock_url);
 	buf_release(&out);
 	buf_release(&text);
 	return rc;
@@ -578,174 +784,4 @@ bench_run(struct driver *drv, const char *site, const struct bench_opts *o,
 	if (rc == 0 && o->compare != NULL)
 		rc = bench_compare(r, o->compare, d);
 	return rc;
-}
-
-int
-bench_compare(struct bench_result *r, const char *path, struct diag *d)
-{
-	struct buf text = BUF_INIT;
-	char chunk[4096];
-	const char *p;
-	size_t n, i;
-	FILE *fp;
-
-	if ((fp = fopen(path, "r")) == NULL) {
-		diag_error(d, path, 0, "%s", strerror(errno));
-		return -1;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		buf_add(&text, chunk, n);
-	fclose(fp);
-	/* Our own format: one run object per line. */
-	for (p = strstr(text.ptr, "{\"site\": "); p != NULL;
-	    p = strstr(p + 1, "{\"site\": ")) {
-		char site[40], path_[16];
-		int conns;
-		double rps;
-
-		if (sscanf(p, "{\"site\": \"%39[^\"]\", \"path\": \"%15[^\"]\", "
-		    "\"connections\": %d, \"requests_per_s\": %lf", site, path_,
-		    &conns, &rps) != 4)
-			continue;
-		for (i = 0; i < r->n; i++)
-			if (strcmp(r->rows[i].site, site) == 0 &&
-			    strcmp(r->rows[i].path, path_) == 0 &&
-			    r->rows[i].conns == conns)
-				r->rows[i].before_rps = rps;
-	}
-	buf_release(&text);
-	return 0;
-}
-
-static void
-human_bytes(char *out, size_t n, double v)
-{
-	if (v >= 1048576)
-		snprintf(out, n, "%.1f MB/s", v / 1048576);
-	else
-		snprintf(out, n, "%.1f KB/s", v / 1024);
-}
-
-void
-bench_table(const struct bench_result *r, struct buf *out)
-{
-	size_t i;
-
-	buf_printf(out, "%-12s %-12s %5s %10s %8s %8s %7s %12s %8s %10s "
-	    "%8s\n", "site", "path", "conns", "req/s", "p50 ms", "p99 ms",
-	    "errors", "transfer/s", "change", "stock r/s", "/stock");
-	for (i = 0; i < r->n; i++) {
-		const struct bench_row *w = &r->rows[i];
-		char tr[32], ch[16] = "", srps[16] = "", ratio[16] = "";
-
-		human_bytes(tr, sizeof(tr), w->bytes_per_s);
-		if (w->before_rps > 0)
-			snprintf(ch, sizeof(ch), "%+.1f%%", 100.0 *
-			    (w->rps - w->before_rps) / w->before_rps);
-		if (w->stock_rps > 0) {
-			snprintf(srps, sizeof(srps), "%.0f", w->stock_rps);
-			snprintf(ratio, sizeof(ratio), "%.2fx",
-			    w->rps / w->stock_rps);
-		}
-		buf_printf(out, "%-12s %-12s %5d %10.0f %8.2f %8.2f %7ld %12s "
-		    "%8s %10s %8s\n", w->site, w->path, w->conns, w->rps,
-		    w->p50_ms, w->p99_ms, w->errors, tr, ch, srps, ratio);
-	}
-	for (i = 0; i < r->n; i++)
-		if (r->rows[i].stock_rps > 0) {
-			buf_adds(out, "stock r/s: the same direct runs against "
-			    "nginx with the distribution's stock nginx.conf, "
-			    "behind the same firewall; /stock: req/s of the "
-			    "site's nginx / stock\n");
-			break;
-		}
-}
-
-void
-bench_json(const struct bench_result *r, struct buf *out)
-{
-	char when[32];
-	time_t now = time(NULL);
-	struct tm tm;
-	size_t i;
-
-	gmtime_r(&now, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	buf_printf(out, "{\"date\": \"%s\", \"runs\": [\n", when);
-	for (i = 0; i < r->n; i++) {
-		const struct bench_row *w = &r->rows[i];
-
-		buf_adds(out, "{\"site\": \"");
-		esc_json(out, w->site, strlen(w->site));
-		buf_printf(out, "\", \"path\": \"%s\", \"connections\": %d, "
-		    "\"requests_per_s\": %.1f, \"p50_ms\": %.3f, "
-		    "\"p99_ms\": %.3f, \"errors\": %ld, \"bytes_per_s\": %.0f",
-		    w->path, w->conns, w->rps, w->p50_ms, w->p99_ms, w->errors,
-		    w->bytes_per_s);
-		if (w->before_rps > 0)
-			buf_printf(out, ", \"before_requests_per_s\": %.1f",
-			    w->before_rps);
-		if (w->stock_rps > 0)
-			buf_printf(out, ", \"stock_requests_per_s\": %.1f, "
-			    "\"stock_p99_ms\": %.3f, \"stock_errors\": %ld, "
-			    "\"tuned_over_stock\": %.3f", w->stock_rps,
-			    w->stock_p99_ms, w->stock_errors,
-			    w->rps / w->stock_rps);
-		buf_printf(out, "}%s\n", i + 1 < r->n ? "," : "");
-	}
-	buf_adds(out, "]}\n");
-}
-
-void
-bench_svg(const struct bench_result *r, struct buf *out)
-{
-	const int bar = 22, gap = 8, left = 260, width = 460;
-	double max = 1;
-	size_t i;
-	int h = (int)r->n * (bar + gap) + 50;
-
-	for (i = 0; i < r->n; i++) {
-		if (r->rows[i].rps > max)
-			max = r->rows[i].rps;
-		if (r->rows[i].before_rps > max)
-			max = r->rows[i].before_rps;
-	}
-	buf_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-	    "width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
-	    "font-size=\"12\">\n"
-	    "<title>Requests per second</title>\n"
-	    "<text x=\"10\" y=\"20\" font-size=\"14\">Requests per second"
-	    "</text>\n", left + width + 90, h);
-	for (i = 0; i < r->n; i++) {
-		const struct bench_row *w = &r->rows[i];
-		int y = 35 + (int)i * (bar + gap);
-		int len = (int)(width * w->rps / max);
-		char label[96];
-
-		snprintf(label, sizeof(label), "%s %s c=%d", w->site, w->path,
-		    w->conns);
-		buf_printf(out, "<text x=\"10\" y=\"%d\">", y + 15);
-		esc_xml(out, label, strlen(label));
-		buf_printf(out, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" "
-		    "height=\"%d\" fill=\"%s\"/>\n", left, y, len > 0 ? len : 1,
-		    bar, strncmp(w->path, "direct", 6) == 0 ? "#4a7" :
-		    "#37a");
-		if (w->before_rps > 0)
-			buf_printf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" "
-			    "y2=\"%d\" stroke=\"#000\" stroke-width=\"2\"/>\n",
-			    left + (int)(width * w->before_rps / max),
-			    left + (int)(width * w->before_rps / max), y - 2,
-			    y + bar + 2);
-		buf_printf(out, "<text x=\"%d\" y=\"%d\">%.0f</text>\n",
-		    left + (len > 0 ? len : 1) + 6, y + 15, w->rps);
-	}
-	buf_adds(out, "</svg>\n");
-}
-
-void
-bench_release(struct bench_result *r)
-{
-	free(r->rows);
-	r->rows = NULL;
-	r->n = 0;
 }

@@ -8,41 +8,55 @@
 
 /*
  * Load tests with wrk, only against addresses this tool created: through
- * the proxy (the host port that reaches it, HTTPS and HTTP) and straight
- * at the site jail (from inside the proxy jail, the only place a site
- * answers). 4 threads; 10 and 50 connections; 10 s per run (3 s quick);
- * a run that does not end 20 s after its time is killed.
+ * the proxy (the host port that reaches it, HTTPS, and HTTP, which answers
+ * with the redirect) and straight at the site jail (from inside the proxy
+ * jail, the only place a site answers). wrk goes round every HTML page of
+ * the current release and asks for gzip, as browsers do. 10, 50 and 100 connections, 3 runs of 5 s each,
+ * the median shown with the spread (--quick: 10 and 50, one run of 3 s).
+ * A run that does not end 20 s after its time is killed.
  *
- * Each direct run is repeated against a second nginx with the settings
- * of the distribution's stock nginx.conf (no open_file_cache, no
- * gzip_static, default keep-alive, worker_processes auto) serving the
- * same release folder: it runs in a namespace of its own on the jails'
- * bridge (a free address of the subnet, port 80, which the proxy jail
- * may reach) for the length of the bench, and is removed after.
+ * Around each run the CPU time of the proxy's and the site's servers is
+ * read from /proc: CPU per request, which a busy machine bends far less
+ * than requests per second.
+ *
+ * Each direct run is followed by the same run against a second nginx with
+ * the settings of the distribution's stock nginx.conf serving the same
+ * release folder: it runs in a namespace of its own on the jails' bridge
+ * (a free address of the subnet, port 80, which the proxy jail may reach)
+ * for the length of the bench, and is removed after.
  */
+#define BENCH_MAX_RUNS	3
+
 struct bench_opts {
 	int		 quick;
 	const char	*compare;	/* JSON of an earlier run, or NULL */
+};
+
+/* One cell: the median run and the spread of its runs. */
+struct bench_stat {
+	int		 runs;		/* 0: not measured */
+	double		 rps, rps_min, rps_max;
+	double		 p50_ms, p99_ms;
+	double		 bytes_per_s;
+	long		 errors;	/* all runs: connect+read+write+timeout+non-2xx/3xx */
+	double		 proxy_us;	/* CPU µs per request, -1 unknown */
+	double		 site_us;
 };
 
 struct bench_row {
 	char		 site[40];
 	char		 path[16];	/* "proxy-https", "proxy-http", "direct-http" */
 	int		 conns;
-	double		 rps;
-	double		 p50_ms, p99_ms;
-	long		 errors;	/* connect+read+write+timeout+non-2xx/3xx */
-	double		 bytes_per_s;
+	struct bench_stat m;
+	struct bench_stat stock;	/* direct-http: the stock nginx.conf */
 	double		 before_rps;	/* from compare, 0 if none */
-	/* direct-http only: the same run against the stock nginx.conf */
-	double		 stock_rps;	/* 0 if not measured */
-	double		 stock_p99_ms;
-	long		 stock_errors;
+	double		 before_site_us, before_proxy_us;
 };
 
 struct bench_result {
 	struct bench_row *rows;
 	size_t		 n;
+	size_t		 pages;		/* the pages wrk went round */
 };
 
 /*
@@ -51,11 +65,13 @@ struct bench_result {
  */
 int	bench_run(struct driver *drv, const char *site,
 	    const struct bench_opts *o, struct bench_result *r, struct diag *d);
-/* Reads a previous JSON run and fills before_rps of matching rows. 0/-1. */
+
+/* bench_report.c: what a run shows and keeps. */
+/* Reads a previous JSON run and fills the before_* of matching rows. 0/-1. */
 int	bench_compare(struct bench_result *r, const char *path, struct diag *d);
 void	bench_table(const struct bench_result *r, struct buf *out);
 void	bench_json(const struct bench_result *r, struct buf *out);
-/* A bar chart of requests per second per case. */
+/* A bar chart of requests per second, grouped by connections. */
 void	bench_svg(const struct bench_result *r, struct buf *out);
 void	bench_release(struct bench_result *r);
 

@@ -262,6 +262,29 @@ put_back(struct fleet *f, const char *why, const char *id)
 	buf_release(&line);
 }
 
+/*
+ * The site's nginx sends a page's .gz beside it as it is (gzip_static);
+ * without one it compresses the page again for every reader, at about
+ * twice the CPU per request (deploy bench shows it). Said, not refused.
+ */
+static void
+precompress_note(const char *tree, const char *site)
+{
+	struct buf p = BUF_INIT;
+	struct stat sb;
+
+	buf_printf(&p, "%s/index.html", tree);
+	if (stat(p.ptr, &sb) == 0) {
+		buf_adds(&p, ".gz");
+		if (stat(p.ptr, &sb) == -1)
+			fprintf(stderr, "deploy push: note: %s has no "
+			    "precompressed pages (index.html.gz): nginx will "
+			    "compress each page per request; build it with "
+			    "precompress_assets: true\n", site);
+	}
+	buf_release(&p);
+}
+
 int
 cmd_push(int argc, char **argv)
 {
@@ -321,6 +344,7 @@ cmd_push(int argc, char **argv)
 		goto out;
 #endif
 	}
+	precompress_note(tree, site->name);
 	repo = repo_dir(s, site);
 	release_message(&msg, site->source, VERSION);
 	if (release_commit(repo, tree, msg.ptr, id, d) == -1)

@@ -2,6 +2,7 @@
 #define DEPLOY_DRIVER_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "buf.h"
 #include "diag.h"
@@ -82,6 +83,9 @@ struct driver_ops {
 	int	(*enter)(struct driver *, const char *jail);
 	/* Server log file of a jail, malloc'd, or NULL. */
 	char	*(*log_path)(struct driver *, const char *jail);
+	/* The pid, as the host sees it, of the jail's server (nginx's
+	 * master, Caddy), or <= 0; NULL where the platform cannot tell. */
+	pid_t	(*server_pid)(struct driver *, const char *jail);
 	void	(*free)(struct driver *);
 };
 

@@ -404,6 +404,7 @@ static const struct driver_ops jail_ops = {
 	fb_proxy_ca,
 	fb_enter,
 	fb_log_path,
+	NULL,		/* server_pid: bench runs on Linux only */
 	fb_free
 };
 

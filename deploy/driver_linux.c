@@ -419,6 +419,12 @@ linux_enter(struct driver *drv, const char *jail)
 	return lx_enter_netns(drv->spec, jail);
 }
 
+static pid_t
+linux_server_pid(struct driver *drv, const char *jail)
+{
+	return lx_server_pid(drv->spec, jail);
+}
+
 static void
 linux_free(struct driver *drv)
 {
@@ -437,6 +443,7 @@ static const struct driver_ops linux_ops = {
 	.proxy_ca = linux_proxy_ca,
 	.enter = linux_enter,
 	.log_path = linux_log_path,
+	.server_pid = linux_server_pid,
 	.free = linux_free,
 };
 

@@ -328,7 +328,7 @@ cmd_bench(int argc, char **argv)
 	struct spec *s;
 	struct driver *drv = NULL;
 	struct bench_opts bo;
-	struct bench_result r = { NULL, 0 };
+	struct bench_result r = { NULL, 0, 0 };
 	struct buf b = BUF_INIT, path = BUF_INIT;
 	int rc = 1;
 
