@@ -219,6 +219,8 @@ struct rstate {
 	const struct tmpl	*cur;		/* the innermost partial */
 	const struct tmpl	*cut_t;		/* where expanding first */
 	const struct node	*cut_n;		/* stopped, if it did */
+	size_t			 out_start;	/* out's length before */
+	int			 too_big;	/* stopped at TMPL_MAX_OUTPUT */
 };
 
 /* Whether one more expansion is allowed; counts it if so. */
@@ -396,6 +398,15 @@ render(struct rstate *st, const struct node *n, const struct node *end,
 	size_t len, i, cnt;
 
 	for (; n < end; n += 1 + n->span) {
+		if (st->out->len - st->out_start > TMPL_MAX_OUTPUT) {
+			/* The reason to give, over an earlier cut. */
+			if (!st->too_big) {
+				st->cut_t = st->cur;
+				st->cut_n = n;
+				st->too_big = 1;
+			}
+			return;
+		}
 		switch (n->type) {
 		case N_TEXT:
 			put_text(st->out, n, ind);
@@ -467,6 +478,8 @@ tmpl_render_err(const struct tmpl_set *s, const char *name,
 	st.cur = t;
 	st.cut_t = NULL;
 	st.cut_n = NULL;
+	st.out_start = out->len;
+	st.too_big = 0;
 	if (t->nnodes > 0)
 		render(&st, t->nodes, t->nodes + t->nnodes, NULL, NULL, NULL);
 	if (st.cut_n == NULL)
@@ -479,10 +492,17 @@ tmpl_render_err(const struct tmpl_set *s, const char *name,
 		    st.cut_n->str < c->src + strlen(c->src))
 			buf_printf(err, "%s:%d: ", c->name,
 			    node_line(c, st.cut_n));
-		buf_printf(err, "'%.*s' is included more than %d deep or more "
-		    "than %d times (does it include itself?): rendering "
-		    "stopped there", (int)st.cut_n->len, st.cut_n->str,
-		    TMPL_MAX_DEPTH, TMPL_MAX_EXPANSIONS);
+		if (st.too_big)
+			buf_printf(err, "the page grows past %u MB here (does "
+			    "a partial include itself, or do sections nest "
+			    "over long lists?): rendering stopped there",
+			    TMPL_MAX_OUTPUT >> 20);
+		else
+			buf_printf(err, "'%.*s' is included more than %d deep "
+			    "or more than %d times (does it include itself?): "
+			    "rendering stopped there", (int)st.cut_n->len,
+			    st.cut_n->str, TMPL_MAX_DEPTH,
+			    TMPL_MAX_EXPANSIONS);
 	}
 	return 1;
 }

@@ -25,6 +25,13 @@
  */
 #define TMPL_MAX_DEPTH		64
 #define TMPL_MAX_EXPANSIONS	1000000
+/*
+ * Nor does a render go on past TMPL_MAX_OUTPUT bytes: each expansion may
+ * be large (a partial including itself ten times within a section grows
+ * tenfold per level), and so may sections nested over long lists. The
+ * largest real pages, an archive of 10,000 posts, are about 10 MB.
+ */
+#define TMPL_MAX_OUTPUT		(64u << 20)
 
 struct tmpl_set;
 

@@ -322,6 +322,28 @@ test_recursion(void)
 	check_true("recursion", "doubly self-including partial stops",
 	    out.len == TMPL_MAX_EXPANSIONS + 1);
 
+	/* Ten self-includes of a kilobyte each: bounded by the output. */
+	{
+		struct buf src = BUF_INIT, err = BUF_INIT;
+
+		buf_adds(&src, "{{>ten}}{{>ten}}{{>ten}}{{>ten}}{{>ten}}"
+		    "{{>ten}}{{>ten}}{{>ten}}{{>ten}}{{>ten}}");
+		for (i = 0; i < 1000; i++)
+			buf_addc(&src, 'y');
+		add(set, "ten", src.ptr);
+		buf_clear(&out);
+		check_true("recursion", "a partial growing tenfold per level "
+		    "is cut short", tmpl_render_err(set, "ten", NULL, 0, &out,
+		    &err) == 1);
+		check_true("recursion", "... at the output bound",
+		    out.len > TMPL_MAX_OUTPUT &&
+		    out.len <= TMPL_MAX_OUTPUT + 1000);
+		check_true("recursion", "... saying why", strstr(err.ptr,
+		    "the page grows past 64 MB here") != NULL);
+		buf_release(&src);
+		buf_release(&err);
+	}
+
 	add(set, "layout", "<{{$body}}{{/body}}>");
 	add(set, "page", "{{<layout}}{{$body}}{{<page}}{{/page}}{{/body}}"
 	    "{{/layout}}");
