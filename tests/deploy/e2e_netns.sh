@@ -134,6 +134,7 @@ out=$("$DEPLOY" apply 2>&1)
 r1blog=$(sed -n 's/^release //p' push.out)
 "$DEPLOY" push docs > push.out 2>&1 && ok "push docs" || { bad "push docs"; cat push.out; }
 r1docs=$(sed -n 's/^release //p' push.out)
+check "push notes pages without a precompressed .gz" grep -q "docs has no precompressed pages (index.html.gz)" push.out
 
 ca=state/proxy/data/pki/authorities/local/root.crt
 fetch() {	# fetch HOST PATH [curl options]
