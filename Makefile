@@ -80,7 +80,8 @@ deploy/libdeploy.a: $(DEPLOY_OBJS)
 	rm -f $@
 	ar rcs $@ $(DEPLOY_OBJS)
 
-DEPLOY_CMD_OBJS = deploy/main.o deploy/cmd_status.o deploy/cmd_release.o
+DEPLOY_CMD_OBJS = deploy/main.o deploy/cmd_status.o deploy/cmd_release.o \
+	deploy/cmd_fleet.o
 
 bin/deploy: $(DEPLOY_CMD_OBJS) deploy/libdeploy.a ssg/libssg.a
 	@mkdir -p bin

@@ -2,8 +2,9 @@
 #define DEPLOY_CMD_INT_H
 
 /* Shared by the deploy commands: main.c (options, dispatch, check, plan,
- * apply, destroy, bench), cmd_status.c (status, health, logs) and
- * cmd_release.c (push, rollback, releases). Not for other modules. */
+ * apply, destroy, bench), cmd_status.c (status, health, logs),
+ * cmd_release.c (push, rollback, releases) and cmd_fleet.c (a command on
+ * every host, and the host's side of it). Not for other modules. */
 
 #include <limits.h>
 
@@ -30,6 +31,8 @@ struct opts {
 	const char	*platform;	/* overrides deploy.yaml's */
 	int		 max_parallel;	/* hosts worked on at once */
 	const char	*canary;	/* host switched and checked first */
+	const char	*only_host;	/* --host: this host of the fleet */
+	int		 dry_run;	/* -n: print, change nothing */
 	char		*pos[4];
 	int		 npos;
 };
@@ -49,8 +52,13 @@ int	dc_parse_opts(const char *cmd, int argc, char **argv, struct opts *o,
 
 /* Prints and frees d; returns rc. */
 int	dc_report(struct diag *d, int rc);
-/* Loads and checks the spec (also against the host when host is set). */
+/* Loads and checks the spec (also the host picked by dc_host against
+ * its interfaces, when host is set and it is this machine). The result
+ * owns every host's spec: spec_free it. */
 struct spec *dc_load(const struct opts *o, struct diag *d, int host);
+/* The host a one-host command acts on: --host's (or, on the host, the
+ * agent's) entry, else the first. Owned by s. */
+struct spec *dc_host(const struct spec *s, const struct opts *o);
 /* The site named by the first operand, or NULL after saying so. */
 const struct spec_site *dc_named_site(const struct spec *s,
 	    const struct opts *o, struct diag *d);
@@ -67,6 +75,41 @@ extern char self_path[PATH_MAX];
  * be asked. */
 int	dc_fleet_status(const struct opts *o, const struct spec *s,
 	    const char *name, struct diag *d);
+
+/* cmd_fleet.c */
+
+/* Set while this program runs a command for a controller as the host's
+ * agent (`agent --spec NAME --host LABEL COMMAND ...`): the spec came on
+ * standard input. */
+struct on_host {
+	const char	*name;		/* the controller's deploy.yaml */
+	const char	*label;		/* this host's entry */
+	char		*text;
+	size_t		 len;
+};
+extern struct on_host dc_on_host;
+
+/* `deploy agent --spec NAME --host LABEL COMMAND [ARGS]`: reads the spec
+ * from standard input and runs COMMAND for that host, on this machine. */
+int	dc_agent_spec(int argc, char **argv);
+
+/* Whether a command that observes or changes hosts runs on several hosts
+ * (or on one it must reach through its agent) rather than here, on one:
+ * not on the host itself, no --host, and a fleet or a linux-netns host
+ * over ssh. */
+int	dc_fleet_mode(const struct spec *s, const struct opts *o);
+
+/*
+ * Runs `deploy CMD ARGS` for every host of s that has site (every host
+ * when site is NULL; only --host's when given), at most --max-parallel
+ * at once: a linux-netns host over ssh runs it through its agent with
+ * the spec sent along; any other host runs it here, as a child, with
+ * --host. Prints each host's output under a heading naming the host (no
+ * heading for one host). Returns 0 when it succeeded on every host,
+ * else 1 with each failed host named in d.
+ */
+int	dc_on_hosts(const char *cmd, const struct opts *o, const struct spec *s,
+	    const char *site, const char *const *args, struct diag *d);
 
 int	cmd_status(int argc, char **argv);
 int	cmd_health(int argc, char **argv);

@@ -238,6 +238,29 @@ fleet_setup(struct fleet *f, const struct opts *o)
 		f->max_parallel = o->max_parallel;
 }
 
+/*
+ * What push, rollback and releases begin with: deploy.yaml, and the hosts
+ * of the site named by the first operand, no session open yet. The spec,
+ * or NULL after saying why (f then holds nothing).
+ */
+static struct spec *
+fleet_start(const struct opts *o, struct fleet *f, struct diag *d)
+{
+	struct spec *s;
+
+	memset(f, 0, sizeof(*f));
+	if ((s = dc_load(o, d, 0)) == NULL)
+		return NULL;
+	if (fleet_init(f, s, o->pos[0], d) == -1) {
+		free(f->m);
+		f->m = NULL;
+		spec_free(s);
+		return NULL;
+	}
+	fleet_setup(f, o);
+	return s;
+}
+
 /* Every host that switched goes back to its previous release; says so. */
 static void
 put_back(struct fleet *f, const char *why, const char *id)
@@ -309,12 +332,8 @@ cmd_push(int argc, char **argv)
 	if (o.npos != 1)
 		return dc_usage_of("push", EXIT_USAGE);
 	d = diag_new();
-	memset(&f, 0, sizeof(f));
-	if ((s = dc_load(&o, d, 0)) == NULL)
+	if ((s = fleet_start(&o, &f, d)) == NULL)
 		return dc_report(d, 1);
-	if (fleet_init(&f, s, o.pos[0], d) == -1)
-		goto out;
-	fleet_setup(&f, &o);
 	if (o.canary != NULL && fleet_member(&f, o.canary) == NULL) {
 		diag_error(d, o.file, 0, "--canary %s: no such host has site %s",
 		    o.canary, o.pos[0]);
@@ -484,16 +503,12 @@ cmd_rollback(int argc, char **argv)
 	if (o.npos < 1)
 		return dc_usage_of("rollback", EXIT_USAGE);
 	d = diag_new();
-	memset(&f, 0, sizeof(f));
 	memset(&job, 0, sizeof(job));
 	job.o = &o;
 	job.id = o.npos > 1 ? o.pos[1] : NULL;
 	the_job = &job;
-	if ((s = dc_load(&o, d, 0)) == NULL)
+	if ((s = fleet_start(&o, &f, d)) == NULL)
 		return dc_report(d, 1);
-	if (fleet_init(&f, s, o.pos[0], d) == -1)
-		goto out;
-	fleet_setup(&f, &o);
 	/* Without an id, every host must agree on the release to go back to:
 	 * a fleet never ends a rollback serving two versions. */
 	if (job.id == NULL && f.n > 1) {
@@ -576,12 +591,8 @@ cmd_releases(int argc, char **argv)
 	if (o.npos != 1)
 		return dc_usage_of("releases", EXIT_USAGE);
 	d = diag_new();
-	memset(&f, 0, sizeof(f));
-	if ((s = dc_load(&o, d, 0)) == NULL)
+	if ((s = fleet_start(&o, &f, d)) == NULL)
 		return dc_report(d, 1);
-	if (fleet_init(&f, s, o.pos[0], d) == -1)
-		goto out;
-	fleet_setup(&f, &o);
 	if (fleet_each(&f, 0, step_list) > 0) {
 		print_hosts(&f);
 		goto out;

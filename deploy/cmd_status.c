@@ -14,6 +14,7 @@
 #include "cmd_int.h"
 #include "diag.h"
 #include "driver.h"
+#include "fleet.h"
 #include "health.h"
 #include "mem.h"
 #include "plan.h"
@@ -47,27 +48,35 @@ cmd_status(int argc, char **argv)
 {
 	struct opts o;
 	struct diag *d;
-	struct spec *s;
+	struct spec *s, *full;
 	struct driver *drv = NULL;
 	struct observed obs;
 	size_t i;
 	int rc = 1;
 
-	PARSE("status", 1, "aki");
+	PARSE("status", 1, "akiHM");
 	d = diag_new();
 	memset(&obs, 0, sizeof(obs));
-	if ((s = dc_load(&o, d, 0)) == NULL)
+	if ((full = dc_load(&o, d, 0)) == NULL)
 		return dc_report(d, 1);
-	if (s->nhosts > 1) {
-		/* A fleet: what every host serves, and drift between them. */
+	s = dc_host(full, &o);
+	if (o.npos && !spec_fleet_has_site(full, o.pos[0])) {
+		diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
+		goto out;
+	}
+	if (dc_fleet_mode(full, &o)) {
+		/* Each host's own status, observed on the host; then, on a
+		 * fleet, what every host serves and drift between them. */
 		const struct spec *h;
+		const char *args[2] = { o.npos ? o.pos[0] : NULL, NULL };
 		size_t k, j;
 
-		if (o.npos && !spec_fleet_has_site(s, o.pos[0])) {
-			diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
+		rc = dc_on_hosts("status", &o, full, o.npos ? o.pos[0] : NULL,
+		    args, d);
+		if (full->nhosts == 1 || o.only_host != NULL)
 			goto out;
-		}
-		rc = 0;
+		s = full;
+		printf("\n");
 		for (k = 0; k < s->nhosts; k++) {
 			h = s->hosts[k];
 			for (j = 0; j < h->nsites; j++) {
@@ -171,8 +180,72 @@ cmd_status(int argc, char **argv)
 out:
 	observed_release(&obs);
 	driver_free(drv);
-	spec_free(s);
+	spec_free(full);
 	return dc_report(d, rc);
+}
+
+/* health on one host of a fleet: every site it has (or the one named),
+ * checked from here through the host's proxy. */
+static const struct opts *health_o;
+
+static int
+step_health(struct fleet *f, struct fleet_member *m)
+{
+	const struct spec *h = m->host;
+	struct driver *drv = NULL;
+	size_t i;
+	int rc = 0;
+
+	(void)f;
+	/* The proxy's own CA (Caddy's) is at hand only on this machine. */
+	if (health_o->cacert == NULL && h->host == HOST_LOCAL &&
+	    h->platform == PLATFORM_LINUX_NETNS &&
+	    (drv = driver_open(h, m->d)) == NULL)
+		return -1;
+	for (i = 0; i < h->nsites; i++) {
+		struct health_opts ho = { health_o->cacert, health_o->expect,
+		    10 };
+		struct health_result hr;
+		struct buf rep = BUF_INIT;
+
+		if (m->site != NULL && m->site != &h->sites[i])
+			continue;
+		if (ho.ca == NULL && drv != NULL)
+			ho.ca = drv->ops->proxy_ca(drv);
+		if (health_check(h, &h->sites[i], &ho, &hr, &rep, m->d) == -1)
+			rc = -1;
+		buf_printf(&m->out, "%s:\n%s", h->sites[i].name, rep.ptr);
+		buf_release(&rep);
+	}
+	driver_free(drv);
+	return rc;
+}
+
+/* health on every host, in parallel, each under its name. */
+static int
+health_on_hosts(const struct opts *o, const struct spec *s, struct diag *d)
+{
+	struct fleet f;
+	size_t i, bad;
+
+	if (fleet_init_hosts(&f, s, o->npos ? o->pos[0] : NULL, o->only_host,
+	    d) == -1)
+		return 1;
+	if (o->max_parallel > 0)
+		f.max_parallel = o->max_parallel;
+	health_o = o;
+	bad = fleet_each(&f, 0, step_health);
+	for (i = 0; i < f.n; i++) {
+		if (f.n > 1)
+			printf("%s=== host %s (%s) ===\n", i ? "\n" : "",
+			    f.m[i].host->label, f.m[i].host->host_str);
+		fputs(f.m[i].out.ptr, stdout);
+	}
+	if (f.n > 1)
+		printf("\nhealth on %zu hosts: %zu ok, %zu failed\n", f.n,
+		    f.n - bad, bad);
+	fleet_close(&f, d);
+	return bad > 0 ? 1 : 0;
 }
 
 int
@@ -180,17 +253,30 @@ cmd_health(int argc, char **argv)
 {
 	struct opts o;
 	struct diag *d;
-	struct spec *s;
+	struct spec *s, *full;
 	struct driver *drv = NULL;
 	size_t i;
 	int rc = 0, found = 0;
 
-	PARSE("health", 1, "ea");
+	PARSE("health", 1, "eaHM");
 	d = diag_new();
-	if ((s = dc_load(&o, d, 0)) == NULL)
+	if ((full = dc_load(&o, d, 0)) == NULL)
 		return dc_report(d, 1);
+	s = dc_host(full, &o);
+	if (o.npos && !spec_fleet_has_site(full, o.pos[0])) {
+		diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
+		spec_free(full);
+		return dc_report(d, 1);
+	}
+	/* Checked from here, as a visitor would: no agent needed. */
+	if (full->nhosts > 1 || (s->host == HOST_SSH &&
+	    s->platform == PLATFORM_LINUX_NETNS)) {
+		rc = health_on_hosts(&o, full, d);
+		spec_free(full);
+		return dc_report(d, rc);
+	}
 	if (o.cacert == NULL && (drv = driver_open(s, d)) == NULL) {
-		spec_free(s);
+		spec_free(full);
 		return dc_report(d, 1);
 	}
 	for (i = 0; i < s->nsites; i++) {
@@ -213,7 +299,7 @@ cmd_health(int argc, char **argv)
 		rc = 1;
 	}
 	driver_free(drv);
-	spec_free(s);
+	spec_free(full);
 	return dc_report(d, rc);
 }
 
@@ -249,22 +335,39 @@ cmd_logs(int argc, char **argv)
 {
 	struct opts o;
 	struct diag *d;
-	struct spec *s;
+	struct spec *s, *full;
 	struct driver *drv;
 	char *path;
+	int proxy;
 
-	PARSE("logs", 1, "ki");
+	PARSE("logs", 1, "kiHM");
 	if (o.npos != 1)
 		return dc_usage_of("logs", EXIT_USAGE);
 	d = diag_new();
-	if ((s = dc_load(&o, d, 0)) == NULL)
+	if ((full = dc_load(&o, d, 0)) == NULL)
 		return dc_report(d, 1);
-	if (strcmp(o.pos[0], "proxy") != 0 && dc_named_site(s, &o, d) == NULL) {
-		spec_free(s);
+	s = dc_host(full, &o);
+	proxy = strcmp(o.pos[0], "proxy") == 0;
+	if (!proxy && !spec_fleet_has_site(full, o.pos[0])) {
+		diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
+		spec_free(full);
+		return dc_report(d, 1);
+	}
+	/* The logs are on each host: read there, shown under its name. */
+	if (dc_fleet_mode(full, &o)) {
+		const char *args[2] = { o.pos[0], NULL };
+		int rc = dc_on_hosts("logs", &o, full, proxy ? NULL : o.pos[0],
+		    args, d);
+
+		spec_free(full);
+		return dc_report(d, rc);
+	}
+	if (!proxy && dc_named_site(s, &o, d) == NULL) {
+		spec_free(full);
 		return dc_report(d, 1);
 	}
 	if ((drv = driver_open(s, d)) == NULL) {
-		spec_free(s);
+		spec_free(full);
 		return dc_report(d, 1);
 	}
 	path = drv->ops->log_path(drv, o.pos[0]);
@@ -275,6 +378,6 @@ cmd_logs(int argc, char **argv)
 	}
 	free(path);
 	driver_free(drv);
-	spec_free(s);
+	spec_free(full);
 	return dc_report(d, 0);
 }

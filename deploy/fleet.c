@@ -36,6 +36,42 @@ fleet_init(struct fleet *f, const struct spec *s, const char *name,
 	return 0;
 }
 
+int
+fleet_init_hosts(struct fleet *f, const struct spec *s, const char *site,
+    const char *only, struct diag *d)
+{
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	f->max_parallel = 4;
+	f->m = xcalloc(s->nhosts ? s->nhosts : 1, sizeof(*f->m));
+	for (i = 0; i < s->nhosts; i++) {
+		const struct spec *h = s->hosts[i];
+
+		if (only != NULL && strcmp(h->label, only) != 0)
+			continue;
+		if (site != NULL && spec_site(h, site) == NULL)
+			continue;
+		f->m[f->n].host = h;
+		f->m[f->n].site = site != NULL ? spec_site(h, site) : NULL;
+		f->m[f->n].d = diag_new();
+		f->n++;
+	}
+	if (f->n == 0) {
+		if (only != NULL && site == NULL)
+			diag_error(d, s->file, 0, "no host named '%s'", only);
+		else if (only != NULL)
+			diag_error(d, s->file, 0, "host %s has no site '%s'",
+			    only, site);
+		else
+			diag_error(d, s->file, 0, "unknown site '%s'", site);
+		free(f->m);
+		f->m = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 struct worker {
 	struct fleet	*f;
 	int		(*step)(struct fleet *, struct fleet_member *);

@@ -28,6 +28,8 @@ struct fleet_member {
 	int			 failed;
 	struct buf		 out;		/* what to print for this host */
 	long long		 switched_ms;	/* when, for the switch window */
+	int			 status;	/* exit status of a command run
+						 * on the host, -1: not run */
 };
 
 struct fleet {
@@ -45,6 +47,14 @@ struct fleet {
  */
 int	fleet_init(struct fleet *f, const struct spec *s, const char *name,
 	    struct diag *d);
+
+/*
+ * Fills f with every host of spec s (only the one labelled only, when not
+ * NULL) that has site (any host when site is NULL; m->site is then NULL).
+ * 0, or -1 when no host is left.
+ */
+int	fleet_init_hosts(struct fleet *f, const struct spec *s,
+	    const char *site, const char *only, struct diag *d);
 
 /*
  * Runs step on every member not yet failed (all when only_ok is 0), in

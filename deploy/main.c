@@ -51,7 +51,8 @@ dc_parse_opts(const char *cmd, int argc, char **argv, struct opts *o, int maxpos
 	int i;
 
 	memset(o, 0, sizeof(*o));
-	o->file = "deploy.yaml";
+	/* On a host, for its controller: the controller's file, for messages. */
+	o->file = dc_on_host.name != NULL ? dc_on_host.name : "deploy.yaml";
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -106,6 +107,12 @@ dc_parse_opts(const char *cmd, int argc, char **argv, struct opts *o, int maxpos
 		} else if (strchr(allowed, 'C') && strcmp(a, "--canary") == 0 &&
 		    i + 1 < argc)
 			o->canary = argv[++i];
+		else if (strchr(allowed, 'H') && strcmp(a, "--host") == 0 &&
+		    i + 1 < argc)
+			o->only_host = argv[++i];
+		else if (strchr(allowed, 'N') && (strcmp(a, "-n") == 0 ||
+		    strcmp(a, "--dry-run") == 0))
+			o->dry_run = 1;
 		else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "deploy %s: unknown option %s\n", cmd, a);
 			dc_usage_of(cmd, EXIT_USAGE);
@@ -129,19 +136,57 @@ dc_report(struct diag *d, int rc)
 	return rc;
 }
 
+struct spec *
+dc_host(const struct spec *s, const struct opts *o)
+{
+	const char *label = o->only_host ? o->only_host : dc_on_host.label;
+	size_t i;
+
+	for (i = 0; label != NULL && i < s->nhosts; i++)
+		if (strcmp(s->hosts[i]->label, label) == 0)
+			return s->hosts[i];
+	return s->hosts[0];
+}
+
 /* Loads and checks the spec (also against the host when host is set). */
 struct spec *
 dc_load(const struct opts *o, struct diag *d, int host)
 {
-	struct spec *s = spec_load(o->file, d);
+	const char *label = o->only_host ? o->only_host : dc_on_host.label;
+	struct spec *s, *h;
+	struct diag *scratch = NULL;
+	size_t i;
 
-	if (s != NULL) {
-		s->ssh_known_hosts = o->known_hosts;
-		s->ssh_identity = o->identity;
+	if (dc_on_host.name != NULL) {
+		/* The controller has said what it had to say about the file
+		 * (warnings about its sources, say): only errors count here. */
+		scratch = diag_new();
+		s = spec_parse(dc_on_host.name, dc_on_host.text, dc_on_host.len,
+		    scratch);
+		if (s == NULL)
+			diag_print(scratch, 0, stderr, 0);
+		diag_free(scratch);
+	} else
+		s = spec_load(o->file, d);
+	if (s == NULL)
+		return NULL;
+	for (i = 0; i < s->nhosts; i++) {
+		s->hosts[i]->ssh_known_hosts = o->known_hosts;
+		s->hosts[i]->ssh_identity = o->identity;
 	}
-
-	if (s != NULL && host && s->host == HOST_LOCAL &&
-	    spec_check_host(s, d) == -1) {
+	for (i = 0; label != NULL && i < s->nhosts; i++)
+		if (strcmp(s->hosts[i]->label, label) == 0)
+			break;
+	if (label != NULL && i == s->nhosts) {
+		diag_error(d, o->file, 0, "no host named '%s' in hosts", label);
+		spec_free(s);
+		return NULL;
+	}
+	h = dc_host(s, o);
+	/* The agent runs on the host it was sent to: that is this machine. */
+	if (dc_on_host.label != NULL)
+		h->host = HOST_LOCAL;
+	if (host && h->host == HOST_LOCAL && spec_check_host(h, d) == -1) {
 		spec_free(s);
 		return NULL;
 	}
@@ -196,29 +241,86 @@ set_platform(struct spec *s, const char *name, struct diag *d)
 	return 0;
 }
 
+/*
+ * A fleet: the command on every host (destroy shows every host's plan and
+ * asks once, unless -f), each host's plan and outcome under its name.
+ */
+static int
+plan_on_hosts(const char *cmd, const struct opts *o, const struct spec *s,
+    const char *site, struct diag *d)
+{
+	const char *args[6];
+	size_t n = 0;
+	char line[16];
+
+	if (o->platform != NULL) {
+		args[n++] = "--platform";
+		args[n++] = o->platform;
+	}
+	if (strcmp(cmd, "destroy") == 0) {
+		if (!o->force && !o->dry_run) {
+			args[n++] = "-n";
+			if (site != NULL)
+				args[n++] = site;
+			args[n] = NULL;
+			if (dc_on_hosts(cmd, o, s, site, args, d) != 0) {
+				printf("nothing changed\n");
+				return 1;
+			}
+			printf("This removes the jails%s and their releases on "
+			    "every host above. Continue? [y/N] ", site ?
+			    " of the site" : "");
+			fflush(stdout);
+			if (fgets(line, sizeof(line), stdin) == NULL ||
+			    (line[0] != 'y' && line[0] != 'Y')) {
+				printf("nothing changed\n");
+				return 1;
+			}
+			n = 0;
+		}
+		args[n++] = o->dry_run ? "-n" : "-f";
+	}
+	if (site != NULL)
+		args[n++] = site;
+	args[n] = NULL;
+	return dc_on_hosts(cmd, o, s, site, args, d);
+}
+
 static int
 plan_and_maybe_apply(const char *cmd, const struct opts *o, int apply,
     enum plan_mode mode, const char *site)
 {
 	struct diag *d = diag_new();
-	struct spec *s;
+	struct spec *s, *h;
 	struct driver *drv = NULL;
 	struct observed obs;
 	struct plan p;
+	size_t i;
 	int rc = 1;
 
 	memset(&obs, 0, sizeof(obs));
 	memset(&p, 0, sizeof(p));
-	/* Removing needs no host check: the subnet is ours already. */
+	/* Removing needs no host check: the subnet is ours already. A fleet
+	 * is checked by each host itself. */
 	if ((s = dc_load(o, d, mode == PLAN_APPLY)) == NULL)
 		return dc_report(d, 1);
-	if (site != NULL && spec_site(s, site) == NULL) {
+	for (i = 0; o->platform != NULL && i < s->nhosts; i++)
+		if (set_platform(s->hosts[i], o->platform, d) == -1)
+			goto out;
+	if (site != NULL && !spec_fleet_has_site(s, site)) {
 		diag_error(d, o->file, 0, "unknown site '%s'", site);
 		goto out;
 	}
-	if (o->platform != NULL && set_platform(s, o->platform, d) == -1)
+	if (dc_fleet_mode(s, o)) {
+		rc = plan_on_hosts(cmd, o, s, site, d);
 		goto out;
-	if ((drv = driver_open(s, d)) == NULL)
+	}
+	h = dc_host(s, o);
+	if (site != NULL && spec_site(h, site) == NULL) {
+		diag_error(d, o->file, 0, "unknown site '%s'", site);
+		goto out;
+	}
+	if ((drv = driver_open(h, d)) == NULL)
 		goto out;
 	if (drv->ops->observe(drv, &obs, d) == -1 ||
 	    plan_build(&p, drv, &obs, mode, site, d) == -1)
@@ -228,7 +330,7 @@ plan_and_maybe_apply(const char *cmd, const struct opts *o, int apply,
 		rc = 0;
 		goto out;
 	}
-	if (!apply && s->platform != PLATFORM_LINUX_NETNS) {
+	if (!apply && h->platform != PLATFORM_LINUX_NETNS) {
 		/* FreeBSD: the exact script apply would run, to read first */
 		struct buf script = BUF_INIT;
 
@@ -277,7 +379,7 @@ cmd_plan(int argc, char **argv)
 {
 	struct opts o;
 
-	PARSE("plan", 0, "Pki");
+	PARSE("plan", 0, "PkiHM");
 	return plan_and_maybe_apply("plan", &o, 0, PLAN_APPLY, NULL);
 }
 
@@ -286,7 +388,7 @@ cmd_apply(int argc, char **argv)
 {
 	struct opts o;
 
-	PARSE("apply", 0, "ki");
+	PARSE("apply", 0, "kiHM");
 	return plan_and_maybe_apply("apply", &o, 1, PLAN_APPLY, NULL);
 }
 
@@ -295,15 +397,36 @@ cmd_destroy(int argc, char **argv)
 {
 	struct opts o;
 
-	PARSE("destroy", 1, "fki");
-	return plan_and_maybe_apply("destroy", &o, 1, o.npos ?
+	PARSE("destroy", 1, "fkiHMN");
+	return plan_and_maybe_apply("destroy", &o, !o.dry_run, o.npos ?
 	    PLAN_DESTROY_SITE : PLAN_DESTROY_ALL, o.npos ? o.pos[0] : NULL);
 }
 
+/* The host's side: of push (the release protocol), or of a command its
+ * controller runs on every host (--spec). */
 static int
 cmd_agent_wrap(int argc, char **argv)
 {
-	return cmd_agent(argc, argv);
+	const struct cmd *c;
+	int rc;
+
+	if (argc < 2 || strcmp(argv[1], "--spec") != 0)
+		return cmd_agent(argc, argv);
+	if ((rc = dc_agent_spec(argc, argv)) != -1)
+		return rc;
+	c = find_cmd(argv[5]);
+	if (c == NULL || (strcmp(c->name, "plan") != 0 &&
+	    strcmp(c->name, "apply") != 0 && strcmp(c->name, "destroy") != 0 &&
+	    strcmp(c->name, "status") != 0 && strcmp(c->name, "logs") != 0)) {
+		fprintf(stderr, "deploy agent: '%s' is not run for a "
+		    "controller\n", argv[5]);
+		return EXIT_USAGE;
+	}
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	rc = c->fn(argc - 5, argv + 5);
+	curl_global_cleanup();
+	free(dc_on_host.text);
+	return rc;
 }
 
 static int
@@ -375,29 +498,31 @@ static int cmd_help(int, char **);
 static const struct cmd cmds[] = {
 	{ "check", cmd_check, "check [-c FILE]",
 	  "Read deploy.yaml and check it, also against the host's addresses." },
-	{ "plan", cmd_plan, "plan [-c FILE] [--platform NAME] [--known-hosts F] "
-	  "[--identity F]",
+	{ "plan", cmd_plan, "plan [-c FILE] [--platform NAME] [--host NAME] "
+	  "[--max-parallel N] [--known-hosts F] [--identity F]",
 	  "Print the actions that would bring the host to deploy.yaml; on "
 	  "FreeBSD (freebsd-bastille, freebsd-jail) the exact sh script "
-	  "apply would run." },
-	{ "apply", cmd_apply, "apply [-c FILE] [--known-hosts F] [--identity F]",
-	  "Carry the plan out; says \"nothing to do\" when there is none." },
-	{ "destroy", cmd_destroy, "destroy [-c FILE] [-f] [--known-hosts F] "
-	  "[--identity F] [SITE]",
-	  "Remove one site (jail, config, releases) or everything; asks "
-	  "unless -f." },
-	{ "status", cmd_status, "status [-c FILE] [--cacert FILE] "
-	  "[--known-hosts F] [--identity F] [SITE]",
+	  "apply would run; on a fleet, every host's, under its name." },
+	{ "apply", cmd_apply, "apply [-c FILE] [--host NAME] [--max-parallel N] "
+	  "[--known-hosts F] [--identity F]",
+	  "Carry the plan out; says \"nothing to do\" when there is none; "
+	  "on a fleet, on every host, exit 1 if any failed." },
+	{ "destroy", cmd_destroy, "destroy [-c FILE] [-f | -n] [--host NAME] "
+	  "[--max-parallel N] [--known-hosts F] [--identity F] [SITE]",
+	  "Remove one site (jail, config, releases) or everything, on every "
+	  "host; asks unless -f; -n only prints what it would do." },
+	{ "status", cmd_status, "status [-c FILE] [--cacert FILE] [--host NAME] "
+	  "[--max-parallel N] [--known-hosts F] [--identity F] [SITE]",
 	  "Jails, servers, current release and its age, health, "
-	  "certificate expiry; on a fleet, each host's current release, "
-	  "exit 1 on drift." },
+	  "certificate expiry; on a fleet, each host's under its name, then "
+	  "each host's current release, exit 1 on drift." },
 	{ "health", cmd_health, "health [-c FILE] [--expect ID] "
-	  "[--cacert FILE] [SITE]",
+	  "[--cacert FILE] [--host NAME] [--max-parallel N] [SITE]",
 	  "Fetch every domain through the proxy over TLS: 200 and the "
-	  "release id." },
-	{ "logs", cmd_logs, "logs [-c FILE] [--known-hosts F] [--identity F] "
-	  "SITE|proxy",
-	  "Show the end of the server logs of a jail." },
+	  "release id; on a fleet, through every host's proxy." },
+	{ "logs", cmd_logs, "logs [-c FILE] [--host NAME] [--max-parallel N] "
+	  "[--known-hosts F] [--identity F] SITE|proxy",
+	  "Show the end of the server logs of a jail, on every host." },
 	{ "push", cmd_push, "push [-c FILE] [--no-build] [--cacert FILE] "
 	  "[--known-hosts F] [--identity F] [--max-parallel N] "
 	  "[--canary HOST] SITE",
@@ -413,9 +538,10 @@ static const struct cmd cmds[] = {
 	  "[--identity F] SITE",
 	  "List the releases on every host, oldest first; exit 1 on drift "
 	  "(hosts serving different releases)." },
-	{ "agent", cmd_agent_wrap, "agent --root DIR --site NAME VERB",
-	  "Host side of push (started by deploy itself, locally or over "
-	  "ssh)." },
+	{ "agent", cmd_agent_wrap, "agent --root DIR --site NAME VERB | "
+	  "agent --spec FILE --host NAME COMMAND [ARGS]",
+	  "Host side of push, and of plan, apply, destroy, status and logs "
+	  "on a fleet (started by deploy itself, locally or over ssh)." },
 	{ "bench", cmd_bench, "bench [-c FILE] [--quick] [--out NAME] "
 	  "[--compare OLD.json] [SITE]",
 	  "wrk through the proxy and straight at the site jail, and at an "

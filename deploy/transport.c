@@ -131,17 +131,18 @@ parse_ssh_url(const char *url, char **userhost, char **port, struct diag *d)
 	return 0;
 }
 
+/* The ssh command line that runs words (quoted for the remote shell) on
+ * the host of url, the host key checked, never a question asked. */
 static int
-ssh_argv(struct transport *t, const struct transport_opts *o, char ***out,
-    struct diag *d)
+ssh_cmd(const char *url, const struct transport_opts *o,
+    const char *const *words, char ***out, struct diag *d)
 {
 	char **av = NULL, *userhost, *port;
 	size_t n = 0, cap = 0;
 	struct buf b = BUF_INIT, cmd = BUF_INIT;
-	const char *words[8];
-	size_t i, nw = 0;
+	size_t i;
 
-	if (parse_ssh_url(t->name, &userhost, &port, d) == -1)
+	if (parse_ssh_url(url, &userhost, &port, d) == -1)
 		return -1;
 	argv_push(&av, &n, &cap, "ssh");
 	argv_push(&av, &n, &cap, "-o");
@@ -178,14 +179,7 @@ ssh_argv(struct transport *t, const struct transport_opts *o, char ***out,
 	argv_push(&av, &n, &cap, "--");
 	argv_push(&av, &n, &cap, userhost);
 	/* The remote side hands the command to a shell: quote every word. */
-	words[nw++] = agent_prog(o);
-	words[nw++] = "agent";
-	words[nw++] = "--root";
-	words[nw++] = o->root;
-	words[nw++] = "--site";
-	words[nw++] = o->site;
-	words[nw++] = "serve";
-	for (i = 0; i < nw; i++) {
+	for (i = 0; words[i] != NULL; i++) {
 		if (i > 0)
 			buf_addc(&cmd, ' ');
 		esc_shell(&cmd, words[i], strlen(words[i]));
@@ -197,6 +191,16 @@ ssh_argv(struct transport *t, const struct transport_opts *o, char ***out,
 	free(port);
 	*out = av;
 	return 0;
+}
+
+static int
+ssh_argv(struct transport *t, const struct transport_opts *o, char ***out,
+    struct diag *d)
+{
+	const char *words[] = { agent_prog(o), "agent", "--root", o->root,
+	    "--site", o->site, "serve", NULL };
+
+	return ssh_cmd(t->name, o, words, out, d);
 }
 
 static const struct transport_ops local_ops = { "local", local_argv };
@@ -542,5 +546,80 @@ transport_close(struct transport *t, struct diag *d)
 	buf_release(&t->wbuf);
 	free(t->name);
 	free(t);
+	return rc;
+}
+
+int
+transport_run(const struct transport_opts *o, const char *const *words,
+    const char *input, size_t inlen, struct buf *out, struct diag *d)
+{
+	char **av = NULL, path[64];
+	const char *tmpdir = getenv("TMPDIR");
+	char chunk[4096];
+	int fds[2] = { -1, -1 }, in = -1, st, rc = -1;
+	size_t n = 0, cap = 0, i;
+	ssize_t r;
+	pid_t pid;
+
+	if (o->host != NULL && strncmp(o->host, "ssh://", 6) == 0) {
+		if (ssh_cmd(o->host, o, words, &av, d) == -1)
+			return -1;
+	} else
+		for (i = 0; words[i] != NULL; i++)
+			argv_push(&av, &n, &cap, words[i]);
+	/* Its input from a file: no pipe to keep fed while reading. */
+	snprintf(path, sizeof(path), "%s/deploy-run.XXXXXX",
+	    tmpdir != NULL && *tmpdir == '/' && strlen(tmpdir) < 40 ? tmpdir :
+	    "/tmp");
+	if ((in = mkstemp(path)) == -1) {
+		diag_error(d, path, 0, "mkstemp: %s", strerror(errno));
+		goto out;
+	}
+	unlink(path);
+	if ((inlen > 0 && write(in, input, inlen) != (ssize_t)inlen) ||
+	    lseek(in, 0, SEEK_SET) == -1 || pipe(fds) == -1) {
+		diag_error(d, NULL, 0, "%s: %s", words[0], strerror(errno));
+		goto out;
+	}
+	fflush(NULL);
+	if ((pid = fork()) == -1) {
+		diag_error(d, NULL, 0, "fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		if (dup2(in, 0) == -1 || dup2(fds[1], 1) == -1 ||
+		    dup2(fds[1], 2) == -1)
+			_exit(127);
+		close(fds[0]);
+		close(fds[1]);
+		close(in);
+		execvp(av[0], av);
+		dprintf(2, "%s: %s\n", av[0], strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	fds[1] = -1;
+	while ((r = read(fds[0], chunk, sizeof(chunk))) > 0 ||
+	    (r == -1 && errno == EINTR))
+		if (r > 0)
+			buf_add(out, chunk, (size_t)r);
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR) {
+			diag_error(d, NULL, 0, "waitpid: %s", strerror(errno));
+			goto out;
+		}
+	if (WIFEXITED(st))
+		rc = WEXITSTATUS(st);
+	else
+		diag_error(d, NULL, 0, "%s: killed by signal %d", av[0],
+		    WTERMSIG(st));
+out:
+	if (in != -1)
+		close(in);
+	if (fds[0] != -1)
+		close(fds[0]);
+	if (fds[1] != -1)
+		close(fds[1]);
+	argv_free(av);
 	return rc;
 }

@@ -57,4 +57,15 @@ const char *transport_name(const struct transport *t);
  */
 int	transport_close(struct transport *t, struct diag *d);
 
+/*
+ * Runs one command, words (words[0] the program, NULL-terminated), on the
+ * host of o ("local": here, as a child; ssh: through the same OpenSSH
+ * client and checks as the agent), input on its standard input, its
+ * standard output and error appended to out together. Returns its exit
+ * status (255 from ssh: the host could not be reached), or -1 with the
+ * reason in d when it could not be run or was killed.
+ */
+int	transport_run(const struct transport_opts *o, const char *const *words,
+	    const char *input, size_t inlen, struct buf *out, struct diag *d);
+
 #endif

@@ -1,11 +1,13 @@
 #!/bin/sh
 # A fleet of three hosts on this machine, as root: each host is a network
-# namespace of its own with a real sshd, its own jails (applied on the
-# host, as its operator would), its own state and releases. deploy reaches
-# them over SSH with the hosts' keys checked, and pushes one site to all
-# three: staged everywhere before any switch, switched together, put back
-# together. Every namespace, process and file it makes carries a unique
-# name and is removed on exit, also after a failure.
+# namespace and a mount namespace of its own (its own /run/netns, so its
+# jails are named as on any other host) with a real sshd, its own jails,
+# state and releases. deploy reaches them over SSH with the hosts' keys
+# checked: it applies deploy.yaml on all three through their agents, and
+# pushes one site to all three: staged everywhere before any switch,
+# switched together, put back together. Every namespace, process and file
+# it makes carries a unique name and is removed on exit, also after a
+# failure.
 #
 # usage: tests/deploy/fleet.sh [path/to/deploy]
 
@@ -15,6 +17,7 @@ DEPLOY=${1:-$top/bin/deploy}
 case $DEPLOY in /*) ;; *) DEPLOY=$(pwd)/$DEPLOY ;; esac
 pass=0
 fail=0
+started=$(date +%s)
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() {
 	fail=$((fail + 1))
@@ -23,6 +26,7 @@ bad() {
 	[ -z "${MUTATE_FAIL_FAST:-}" ] || finish
 }
 finish() {
+	echo "($(( $(date +%s) - started )) s)"
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
 	exit $?
@@ -51,22 +55,28 @@ chmod 755 "$work"
 hosts="1 2 3"
 hostns() { echo "flh$id-$1"; }
 hostip() { echo "10.233.$((oct + $1 - 1)).2"; }
+# on_host H CMD...: CMD inside host H (its network and mount namespaces)
+on_host() {
+	oh=$1; shift
+	nsenter --mount="/proc/$(cat "$work/h$oh/holder.pid")/ns/mnt" \
+	    --net="/run/netns/$(hostns "$oh")" "$@"
+}
 
 cleanup() {
 	cd /
 	for h in $hosts; do
 		ns=$(hostns "$h")
 		[ -e "/run/netns/$ns" ] || continue
-		ip netns exec "$ns" "$DEPLOY" destroy -f -c "$work/h$h/deploy.yaml" \
-		    >/dev/null 2>&1
-		for j in proxy blog; do
-			jn=fl$id-$h-$j
-			[ -e "/run/netns/$jn" ] || continue
-			for pid in $(ip netns pids "$jn" 2>/dev/null); do
+		if [ -s "$work/h$h/holder.pid" ] &&
+		    kill -0 "$(cat "$work/h$h/holder.pid")" 2>/dev/null; then
+			on_host "$h" "$DEPLOY" agent --spec "$work/fleet.yaml" \
+			    --host "h$h" destroy -f < "$work/fleet.yaml" >/dev/null 2>&1
+			for pid in $(on_host "$h" sh -c \
+			    'for n in /run/netns/*; do [ -e "$n" ] && ip netns pids "${n##*/}"; done' \
+			    2>/dev/null); do
 				kill -9 "$pid" 2>/dev/null
 			done
-			ip netns delete "$jn" 2>/dev/null
-		done
+		fi
 		for pid in $(ip netns pids "$ns" 2>/dev/null); do
 			kill -9 "$pid" 2>/dev/null
 		done
@@ -85,12 +95,13 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
 ssh-keygen -q -t ed25519 -N '' -f client_key -C client
 : > known_hosts
 
-# --- three hosts: namespace, address, sshd, jails ----------------------
+# --- three hosts: namespaces, address, sshd ----------------------------
 start_sshd() {	# start_sshd H
-	ns=$(hostns "$1") d=$work/h$1
-	ip netns exec "$ns" "$SSHD" -D -e -f "$d/sshd_config" 2> "$d/sshd.log" &
+	sd=$work/h$1
+	: > "$sd/sshd.log"
+	on_host "$1" "$SSHD" -D -e -f "$sd/sshd_config" 2> "$sd/sshd.log" &
 	i=0
-	while ! grep -q "Server listening" "$d/sshd.log" 2>/dev/null && [ $i -lt 100 ]; do
+	while ! grep -q "Server listening" "$sd/sshd.log" 2>/dev/null && [ $i -lt 100 ]; do
 		sleep 0.1; i=$((i + 1))
 	done
 }
@@ -105,6 +116,18 @@ for h in $hosts; do
 	ip netns exec "$ns" ip link set lo up
 	ip netns exec "$ns" ip addr add "$ip/24" dev eth0
 	ip netns exec "$ns" ip link set eth0 up
+	# The host's mount namespace, held by one process: a /run/netns of
+	# its own, so every host names its jails the same, as real hosts do,
+	# and a /sys that shows the host's own network devices.
+	nsenter --net="/run/netns/$ns" unshare -m --propagation private sh -c \
+	    'mount -t tmpfs -o mode=755 tmpfs /run/netns &&
+	    umount -l /sys && mount -t sysfs sysfs /sys && exec sleep 100000' &
+	echo $! > "$d/holder.pid"
+	i=0
+	while [ "$(cat "/proc/$(cat "$d/holder.pid")/comm" 2>/dev/null)" != sleep ] &&
+	    [ $i -lt 50 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
 	ssh-keygen -q -t ed25519 -N '' -f "$d/host_key" -C "host$h"
 	echo "$ip $(cut -d' ' -f1,2 "$d/host_key.pub")" >> known_hosts
 	cp client_key.pub "$d/authorized_keys"
@@ -120,44 +143,17 @@ UsePAM no
 PidFile $d/sshd.pid
 EOF
 	start_sshd "$h"
-	# The host's own deploy.yaml, applied on the host: its jails.
-	cat > "$d/deploy.yaml" <<EOF
-name: fl$id-$h
-platform: linux-netns
-state: $d/state
-network:
-  bridge: flb$h
-  subnet: 10.234.$((oct + h - 1)).0/24
-  proxy: 10.234.$((oct + h - 1)).2
-  ports:
-    - $ip:443 -> 443
-    - $ip:80 -> 80
-proxy:
-  kind: nginx
-  certificate: $work/cert.pem
-  key: $work/key.pem
-releases:
-  root: $d/www
-sites:
-  - name: blog
-    domains: [blog.test]
-    source: $work/src
-EOF
-	ip netns exec "$ns" "$DEPLOY" apply -c "$d/deploy.yaml" > "$d/apply.out" 2>&1 &
-	applying="${applying:-} $!"
-done
-for pid in $applying; do wait "$pid"; done
-for h in $hosts; do
-	if grep -q "^done:" "$work/h$h/apply.out" &&
-	    grep -q "Server listening" "$work/h$h/sshd.log"; then
-		ok "host $h: jails applied, sshd listening"
+	if grep -q "Server listening" "$d/sshd.log" &&
+	    [ -z "$(on_host "$h" ip netns list)" ]; then
+		ok "host $h: own namespaces, sshd listening"
 	else
-		bad "host $h: set up"; cat "$work/h$h/apply.out" "$work/h$h/sshd.log"
+		bad "host $h: set up"; cat "$d/sshd.log"
 		finish
 	fi
 done
 
-# The fleet as deploy sees it from here.
+# The fleet as deploy sees it from here: one name; each host its own
+# network, state and releases.
 {
 	cat <<EOF
 name: fl$id
@@ -200,8 +196,12 @@ sed -e '/^  - name: h1$/,/^        - .*443$/d' -e '/^  - name: h3$/,/^        - 
     fleet.yaml > only2.yaml
 D() {	# D COMMAND ARGS: deploy with the fleet's keys (and CA where taken)
 	c=$1; shift
-	case $c in push|rollback) set -- "$@" --cacert "$work/cert.pem" ;; esac
-	"$DEPLOY" "$c" "$@" --known-hosts "$work/known_hosts" --identity "$work/client_key"
+	case $c in push|rollback|health) set -- "$@" --cacert "$work/cert.pem" ;; esac
+	case $c in
+	health) "$DEPLOY" "$c" "$@" ;;	# from here, as a visitor: no ssh
+	*) "$DEPLOY" "$c" "$@" --known-hosts "$work/known_hosts" \
+	    --identity "$work/client_key" ;;
+	esac
 }
 
 serving() {	# serving H: the release id host H serves for blog.test
@@ -212,6 +212,50 @@ all_serve() {	# all_serve ID: every host serves ID
 	[ -n "$1" ] || return 1
 	for h in $hosts; do [ "$(serving "$h")" = "$1" ] || return 1; done
 }
+
+# section H FILE: the lines under host H's heading in FILE
+section() {
+	awk -v h="=== host $1 " 'index($0, "=== host ") == 1 { on = index($0, h) == 1; next }
+	    /^[a-z]+ on [0-9]+ hosts:/ { on = 0 } on' "$2"
+}
+
+# --- apply on all three, through each host's agent ---------------------
+# h2's state folder is taken by a file: its apply fails, the others' not.
+: > "$work/h2/state"
+D apply -c fleet.yaml > apply.out 2> apply.err; rc=$?
+if [ $rc -eq 1 ] && section h1 apply.out | grep -q "^done:" &&
+    section h3 apply.out | grep -q "^done:" &&
+    ! section h2 apply.out | grep -q "^done:" &&
+    section h2 apply.out | grep -q "h2/state" &&
+    grep -q "^apply on 3 hosts: 2 ok, 1 failed (h2)" apply.out &&
+    grep -q "host h2: apply failed" apply.err; then
+	ok "apply on three hosts over ssh: h1 and h3 done, h2's failure reported for h2, exit 1"
+else
+	bad "apply with h2 failing (rc $rc)"; cat apply.out apply.err
+fi
+rm -f "$work/h2/state"
+D apply -c fleet.yaml > apply.out 2>&1; rc=$?
+if [ $rc -eq 0 ] && section h2 apply.out | grep -q "^done:" &&
+    section h1 apply.out | grep -q "^nothing to do" &&
+    section h3 apply.out | grep -q "^nothing to do" &&
+    grep -q "^apply on 3 hosts: 3 ok" apply.out; then
+	ok "apply again: h2 completed, h1 and h3 nothing to do"
+else
+	bad "second apply (rc $rc)"; cat apply.out
+fi
+n=0
+for h in $hosts; do
+	[ "$(on_host "$h" ip netns list | grep -c "^fl$id-")" -eq 2 ] && n=$((n + 1))
+done
+[ $n -eq 3 ] && ok "each host runs its own proxy and site jail, named alike" ||
+    { bad "jails on the hosts"; for h in $hosts; do on_host "$h" ip netns list; done; }
+D plan -c fleet.yaml > plan.out 2>&1; rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c "^=== host h[123] (ssh://root@" plan.out)" -eq 3 ] &&
+    [ "$(grep -c "^nothing to do" plan.out)" -eq 3 ]; then
+	ok "plan: a heading per host, nothing to do on each"
+else
+	bad "plan after apply (rc $rc)"; cat plan.out
+fi
 
 # --- push to all three -------------------------------------------------
 echo "<h1>one</h1>" > src/index.html
@@ -228,6 +272,36 @@ D releases -c fleet.yaml blog > rel.out 2>&1 && ok "releases: no drift" ||
     { bad "releases on a fresh fleet"; cat rel.out; }
 [ "$(grep -c "^host h[123]: $r1 .* current" rel.out)" -eq 3 ] &&
     ok "releases lists each host's current release" || { bad "releases output"; cat rel.out; }
+
+# --- each host's own status, health and logs, under its name ------------
+D status -c fleet.yaml > st.out 2>&1; rc=$?
+n=0
+for h in $hosts; do
+	section "h$h" st.out | grep -q "^network flb$h: up; firewall: up" &&
+	    section "h$h" st.out | grep -q "current $r1 (switched" && n=$((n + 1))
+done
+if [ $rc -eq 0 ] && [ $n -eq 3 ] &&
+    [ "$(grep -c "^blog .*host h[123]: current $r1" st.out)" -eq 3 ]; then
+	ok "status: each host's jails and release observed on the host, under its name"
+else
+	bad "status per host (rc $rc, $n hosts)"; cat st.out
+fi
+D health -c fleet.yaml > he.out 2>&1; rc=$?
+n=0
+for h in $hosts; do
+	section "h$h" he.out | grep -q "^ok   https://blog.test/ 200 release $r1" && n=$((n + 1))
+done
+[ $rc -eq 0 ] && [ $n -eq 3 ] && grep -q "^health on 3 hosts: 3 ok, 0 failed" he.out &&
+    ok "health: every host checked through its own proxy, under its name" ||
+    { bad "health per host (rc $rc)"; cat he.out; }
+D logs -c fleet.yaml blog > logs.out 2>&1; rc=$?
+n=0
+for h in $hosts; do
+	section "h$h" logs.out | grep -q "^==> $work/h$h/" &&
+	    section "h$h" logs.out | grep -q "GET /.well-known/release" && n=$((n + 1))
+done
+[ $rc -eq 0 ] && [ $n -eq 3 ] && ok "logs: each host's own access log, under its name" ||
+    { bad "logs per host (rc $rc)"; cat logs.out; }
 
 sleep 1
 echo "<h1>two</h1>" > src/index.html
@@ -281,6 +355,9 @@ D push -c fleet.yaml blog > push.out 2>&1
 r3=$(sed -n 's/^release //p' push.out)
 all_serve "$r3" &&
     ok "host back: the next push brings all three to $r3" || { bad "catch-up push"; cat push.out; }
+curl -sS -m 5 --cacert "$work/cert.pem" --resolve "blog.test:443:$(hostip 3)" \
+    https://blog.test/ 2>/dev/null | grep -q "<h1>three</h1>" &&
+    ok "h3, down for a push, caught up: it serves the new page" || bad "h3 does not serve the new page"
 
 # --- deploy killed between the phases -----------------------------------
 sleep 1
@@ -342,4 +419,34 @@ else
 fi
 [ -n "$r5" ] && [ "$(serving 2)" = "$r5" ] && [ "$(serving 3)" = "$r5" ] &&
     ok "h2 and h3 serve $r5 again" || bad "h2/h3 not back on $r5"
+D health -c fleet.yaml blog > he.out 2> he.err; rc=$?
+if [ $rc -eq 1 ] && section h1 he.out | grep -q "^FAIL" &&
+    section h2 he.out | grep -q "^ok   https://blog.test/ 200 release $r5" &&
+    section h3 he.out | grep -q "^ok   https://blog.test/ 200 release $r5" &&
+    grep -q "^health on 3 hosts: 2 ok, 1 failed" he.out && grep -q "host h1: " he.err; then
+	ok "health: h1's failure reported for h1, h2 and h3 ok, exit 1"
+else
+	bad "health with h1 unreachable (rc $rc)"; cat he.out he.err
+fi
+
+# --- destroy on every host ------------------------------------------------
+echo n | D destroy -c fleet.yaml > de.out 2>&1; rc=$?
+n=0
+for h in $hosts; do
+	[ "$(on_host "$h" ip netns list | grep -c "^fl$id-")" -eq 2 ] && n=$((n + 1))
+done
+if [ $rc -eq 1 ] && [ "$(grep -c "^=== host h[123] (" de.out)" -eq 3 ] &&
+    [ "$(grep -c "destroy-jail" de.out)" -ge 6 ] && grep -q "nothing changed$" de.out &&
+    [ $n -eq 3 ]; then
+	ok "destroy shows every host's plan, asks once; no: nothing changed"
+else
+	bad "destroy answered no (rc $rc, jails on $n hosts)"; cat de.out
+fi
+D destroy -f -c fleet.yaml > de.out 2>&1; rc=$?
+n=0
+for h in $hosts; do
+	[ -z "$(on_host "$h" ip netns list)" ] && n=$((n + 1))
+done
+[ $rc -eq 0 ] && [ $n -eq 3 ] && grep -q "^destroy on 3 hosts: 3 ok" de.out &&
+    ok "destroy -f: no jail left on any host" || { bad "destroy -f (rc $rc, $n hosts clear)"; cat de.out; }
 finish

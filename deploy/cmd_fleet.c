@@ -1,0 +1,192 @@
+/* A command on every host of the fleet (plan, apply, destroy, status,
+ * logs), and the host's side of it: the same program, run there. */
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "cmd_int.h"
+#include "diag.h"
+#include "fleet.h"
+#include "mem.h"
+#include "spec.h"
+#include "transport.h"
+
+struct on_host dc_on_host;
+
+int
+dc_agent_spec(int argc, char **argv)
+{
+	struct buf text = BUF_INIT;
+	char chunk[8192];
+	size_t n;
+
+	/* argv: agent --spec NAME --host LABEL COMMAND [ARGS] */
+	if (argc < 6 || strcmp(argv[1], "--spec") != 0 ||
+	    strcmp(argv[3], "--host") != 0) {
+		fprintf(stderr, "usage: deploy agent --spec NAME --host LABEL "
+		    "COMMAND [ARGS]\n");
+		return EXIT_USAGE;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
+		buf_add(&text, chunk, n);
+	dc_on_host.name = argv[2];
+	dc_on_host.label = argv[4];
+	dc_on_host.len = text.len;
+	dc_on_host.text = buf_detach(&text, NULL);
+	return -1;	/* main runs COMMAND with argv + 5 */
+}
+
+/* A linux-netns host is driven on itself: over ssh, through its agent. */
+static int
+needs_agent(const struct spec *h)
+{
+	return h->host == HOST_SSH && h->platform == PLATFORM_LINUX_NETNS;
+}
+
+int
+dc_fleet_mode(const struct spec *s, const struct opts *o)
+{
+	if (dc_on_host.label != NULL)
+		return 0;
+	if (o->only_host != NULL)
+		return needs_agent(dc_host(s, o));
+	return s->nhosts > 1 || needs_agent(s);
+}
+
+/* What every host's run of one command shares. */
+struct run {
+	const char		*cmd;
+	const struct opts	*o;
+	const char		*const *args;
+	const char		*abs;	/* deploy.yaml's absolute path */
+	struct buf		 text;	/* and its text, for agents */
+};
+
+static struct run *the_run;
+
+static int
+step_run(struct fleet *f, struct fleet_member *m)
+{
+	struct run *r = the_run;
+	struct transport_opts to;
+	const char **w;
+	size_t n = 0, i;
+	int rc;
+
+	memset(&to, 0, sizeof(to));
+	w = xcalloc(16 + 8, sizeof(*w));
+	if (needs_agent(m->host)) {
+		to.host = m->host->host_str;
+		to.known_hosts = f->known_hosts;
+		to.identity = f->identity;
+		w[n++] = m->host->agent ? m->host->agent : "deploy";
+		w[n++] = "agent";
+		w[n++] = "--spec";
+		w[n++] = r->abs;
+		w[n++] = "--host";
+		w[n++] = m->host->label;
+		w[n++] = r->cmd;
+	} else {
+		to.host = "local";
+		w[n++] = f->self;
+		w[n++] = r->cmd;
+		w[n++] = "-c";
+		w[n++] = r->o->file;
+		w[n++] = "--host";
+		w[n++] = m->host->label;
+		if (f->known_hosts != NULL) {
+			w[n++] = "--known-hosts";
+			w[n++] = f->known_hosts;
+		}
+		if (f->identity != NULL) {
+			w[n++] = "--identity";
+			w[n++] = f->identity;
+		}
+	}
+	for (i = 0; r->args != NULL && r->args[i] != NULL && i < 8; i++)
+		w[n++] = r->args[i];
+	w[n] = NULL;
+	rc = transport_run(&to, w, needs_agent(m->host) ? r->text.ptr : NULL,
+	    needs_agent(m->host) ? r->text.len : 0, &m->out, m->d);
+	free(w);
+	m->status = rc;
+	if (rc == 0)
+		return 0;
+	if (rc == 255 && needs_agent(m->host))
+		diag_error(m->d, NULL, 0, "%s: cannot reach %s", r->cmd,
+		    m->host->host_str);
+	else if (rc > 0)
+		diag_error(m->d, NULL, 0, "%s failed (exit %d)", r->cmd, rc);
+	return -1;
+}
+
+int
+dc_on_hosts(const char *cmd, const struct opts *o, const struct spec *s,
+    const char *site, const char *const *args, struct diag *d)
+{
+	struct fleet f;
+	struct run r;
+	char abs[PATH_MAX];
+	size_t i, bad;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	if (fleet_init_hosts(&f, s, site, o->only_host, d) == -1)
+		return 1;
+	f.known_hosts = o->known_hosts;
+	f.identity = o->identity;
+	f.self = self_path[0] ? self_path : "deploy";
+	if (o->max_parallel > 0)
+		f.max_parallel = o->max_parallel;
+	r.cmd = cmd;
+	r.o = o;
+	r.args = args;
+	/* The host reads relative paths against the same folder as here. */
+	r.abs = realpath(o->file, abs) != NULL ? abs : o->file;
+	{
+		FILE *fp = fopen(o->file, "r");
+		char chunk[8192];
+		size_t n;
+
+		while (fp != NULL && (n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+			buf_add(&r.text, chunk, n);
+		if (fp != NULL)
+			fclose(fp);
+	}
+	for (i = 0; i < f.n; i++)
+		f.m[i].status = -1;
+	the_run = &r;
+	bad = fleet_each(&f, 0, step_run);
+	for (i = 0; i < f.n; i++) {
+		struct fleet_member *m = &f.m[i];
+
+		if (f.n > 1)
+			printf("%s=== host %s (%s) ===\n", i ? "\n" : "",
+			    m->host->label, m->host->host_str);
+		fputs(m->out.ptr, stdout);
+		if (m->out.len > 0 && m->out.ptr[m->out.len - 1] != '\n')
+			putchar('\n');
+	}
+	if (f.n > 1) {
+		printf("\n%s on %zu hosts: %zu ok", cmd, f.n, f.n - bad);
+		if (bad > 0) {
+			printf(", %zu failed (", bad);
+			for (i = 0; i < f.n; i++)
+				if (f.m[i].failed)
+					printf("%s%s", f.m[i].host->label,
+					    --bad ? ", " : ")");
+			bad = 1;
+		}
+		printf("\n");
+	}
+	fflush(stdout);
+	rc = bad > 0 ? 1 : 0;
+	fleet_close(&f, d);
+	buf_release(&r.text);
+	the_run = NULL;
+	return rc;
+}
