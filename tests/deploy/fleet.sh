@@ -44,154 +44,24 @@ if [ ! -x "$DEPLOY" ]; then
 fi
 DEB="nginx nftables iproute2 curl util-linux openssh-server openssh-client openssl" \
     sh "$top/tests/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
-SSHD=$(command -v sshd || echo /usr/sbin/sshd)
 
-# --- unique names -----------------------------------------------------
-id=$(( $$ % 100000 ))
-. "$top/tests/deploy/lib.sh"
-oct=$(free_octet 3 10.233 10.234)
-work=$(mktemp -d /tmp/deploy-fleet.XXXXXX)
-chmod 755 "$work"
-hosts="1 2 3"
-hostns() { echo "flh$id-$1"; }
-hostip() { echo "10.233.$((oct + $1 - 1)).2"; }
-# on_host H CMD...: CMD inside host H (its network and mount namespaces)
-on_host() {
-	oh=$1; shift
-	nsenter --mount="/proc/$(cat "$work/h$oh/holder.pid")/ns/mnt" \
-	    --net="/run/netns/$(hostns "$oh")" "$@"
-}
-
-cleanup() {
-	cd /
-	for h in $hosts; do
-		ns=$(hostns "$h")
-		[ -e "/run/netns/$ns" ] || continue
-		if [ -s "$work/h$h/holder.pid" ] &&
-		    kill -0 "$(cat "$work/h$h/holder.pid")" 2>/dev/null; then
-			on_host "$h" "$DEPLOY" agent --spec "$work/fleet.yaml" \
-			    --host "h$h" destroy -f < "$work/fleet.yaml" >/dev/null 2>&1
-			for pid in $(on_host "$h" sh -c \
-			    'for n in /run/netns/*; do [ -e "$n" ] && ip netns pids "${n##*/}"; done' \
-			    2>/dev/null); do
-				kill -9 "$pid" 2>/dev/null
-			done
-		fi
-		for pid in $(ip netns pids "$ns" 2>/dev/null); do
-			kill -9 "$pid" 2>/dev/null
-		done
-		ip netns delete "$ns" 2>/dev/null
-	done
-	rm -rf "$work"
-}
-trap cleanup EXIT
+. "$top/tests/deploy/fleet_lib.sh"
+fleet_names
+trap fleet_cleanup EXIT
 trap 'exit 1' INT TERM HUP
-cd "$work" || exit 1
-
-# --- a certificate for the site, trusted by the checks ----------------
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-    -days 2 -subj /CN=blog.test -keyout key.pem -out cert.pem \
-    -addext "subjectAltName=DNS:blog.test" >/dev/null 2>&1
-ssh-keygen -q -t ed25519 -N '' -f client_key -C client
-: > known_hosts
+fleet_keys
 
 # --- three hosts: namespaces, address, sshd ----------------------------
-start_sshd() {	# start_sshd H
-	sd=$work/h$1
-	: > "$sd/sshd.log"
-	on_host "$1" "$SSHD" -D -e -f "$sd/sshd_config" 2> "$sd/sshd.log" &
-	i=0
-	while ! grep -q "Server listening" "$sd/sshd.log" 2>/dev/null && [ $i -lt 100 ]; do
-		sleep 0.1; i=$((i + 1))
-	done
-}
-mkdir -p /run/sshd src
+mkdir -p src
 for h in $hosts; do
-	ns=$(hostns "$h") ip=$(hostip "$h") d=$work/h$h
-	mkdir -p "$d"
-	ip netns add "$ns"
-	ip link add "flv$id$h" type veth peer name eth0 netns "$ns"
-	ip addr add "10.233.$((oct + h - 1)).1/24" dev "flv$id$h"
-	ip link set "flv$id$h" up
-	ip netns exec "$ns" ip link set lo up
-	ip netns exec "$ns" ip addr add "$ip/24" dev eth0
-	ip netns exec "$ns" ip link set eth0 up
-	# The host's mount namespace, held by one process: a /run/netns of
-	# its own, so every host names its jails the same, as real hosts do,
-	# and a /sys that shows the host's own network devices.
-	nsenter --net="/run/netns/$ns" unshare -m --propagation private sh -c \
-	    'mount -t tmpfs -o mode=755 tmpfs /run/netns &&
-	    umount -l /sys && mount -t sysfs sysfs /sys && exec sleep 100000' &
-	echo $! > "$d/holder.pid"
-	i=0
-	while [ "$(cat "/proc/$(cat "$d/holder.pid")/comm" 2>/dev/null)" != sleep ] &&
-	    [ $i -lt 50 ]; do
-		sleep 0.1; i=$((i + 1))
-	done
-	ssh-keygen -q -t ed25519 -N '' -f "$d/host_key" -C "host$h"
-	echo "$ip $(cut -d' ' -f1,2 "$d/host_key.pub")" >> known_hosts
-	cp client_key.pub "$d/authorized_keys"
-	cat > "$d/sshd_config" <<EOF
-ListenAddress $ip
-HostKey $d/host_key
-AuthorizedKeysFile $d/authorized_keys
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PermitRootLogin prohibit-password
-StrictModes no
-UsePAM no
-PidFile $d/sshd.pid
-EOF
-	start_sshd "$h"
-	if grep -q "Server listening" "$d/sshd.log" &&
-	    [ -z "$(on_host "$h" ip netns list)" ]; then
+	if fleet_host "$h"; then
 		ok "host $h: own namespaces, sshd listening"
 	else
-		bad "host $h: set up"; cat "$d/sshd.log"
+		bad "host $h: set up"; cat "$work/h$h/sshd.log"
 		finish
 	fi
 done
-
-# The fleet as deploy sees it from here: one name; each host its own
-# network, state and releases.
-{
-	cat <<EOF
-name: fl$id
-platform: linux-netns
-network:
-  bridge: flb0
-  subnet: 10.235.$oct.0/24
-  proxy: 10.235.$oct.2
-proxy:
-  kind: nginx
-  certificate: $work/cert.pem
-  key: $work/key.pem
-releases:
-  root: /nonexistent
-hosts:
-EOF
-	for h in $hosts; do cat <<EOF
-  - name: h$h
-    host: ssh://root@$(hostip "$h")
-    agent: $DEPLOY
-    state: $work/h$h/state
-    releases:
-      root: $work/h$h/www
-    network:
-      bridge: flb$h
-      subnet: 10.234.$((oct + h - 1)).0/24
-      proxy: 10.234.$((oct + h - 1)).2
-      ports:
-        - $(hostip "$h"):443 -> 443
-EOF
-	done
-	cat <<EOF
-sites:
-  - name: blog
-    domains: [blog.test]
-    source: $work/src
-EOF
-} > fleet.yaml
+fleet_yaml "$work/src" > fleet.yaml
 sed -e '/^  - name: h1$/,/^        - .*443$/d' -e '/^  - name: h3$/,/^        - .*443$/d' \
     fleet.yaml > only2.yaml
 D() {	# D COMMAND ARGS: deploy with the fleet's keys (and CA where taken)
@@ -278,7 +148,9 @@ D status -c fleet.yaml > st.out 2>&1; rc=$?
 n=0
 for h in $hosts; do
 	section "h$h" st.out | grep -q "^network flb$h: up; firewall: up" &&
-	    section "h$h" st.out | grep -q "current $r1 (switched" && n=$((n + 1))
+	    section "h$h" st.out | grep -q "current $r1 (switched" &&
+	    section "h$h" st.out | grep -q "ok   https://blog.test/ 200 release $r1" &&
+	    n=$((n + 1))
 done
 if [ $rc -eq 0 ] && [ $n -eq 3 ] &&
     [ "$(grep -c "^blog .*host h[123]: current $r1" st.out)" -eq 3 ]; then
