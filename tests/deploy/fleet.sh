@@ -7,7 +7,7 @@
 # pushes one site to all three: staged everywhere before any switch,
 # switched together, put back together. Every namespace, process and file
 # it makes carries a unique name and is removed on exit, also after a
-# failure.
+# failure. The hosts are made by fleet_lib.sh.
 #
 # usage: tests/deploy/fleet.sh [path/to/deploy]
 
