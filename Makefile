@@ -34,7 +34,7 @@ LAZY_CFLAGS = -DSSG_CURL_SONAME='"$(or $(call soname,libcurl,libcurl.so),libcurl
 LIBSSG_OBJS = \
 	ssg/bssg_frame.o ssg/buf.o ssg/build.o ssg/build_sources.o ssg/build_memo.o ssg/check.o ssg/check_against.o ssg/cli.o ssg/compress.o ssg/manifest.o ssg/srccache.o ssg/cmd_build.o ssg/cmd_check.o ssg/cmd_serve.o ssg/cmd_site.o ssg/cmd_themes.o ssg/config.o ssg/content.o \
 	ssg/datetime.o ssg/diag.o ssg/escape.o ssg/feed.o ssg/frontmatter.o \
-	ssg/fsutil.o ssg/gemtext.o ssg/gitinfo.o ssg/hash.o ssg/locale.o ssg/markdown.o ssg/mdmem.o ssg/mem.o \
+	ssg/fsutil.o ssg/gemtext.o ssg/gitinfo.o ssg/hash.o ssg/highlight.o ssg/locale.o ssg/markdown.o ssg/mdmem.o ssg/mem.o \
 	ssg/capsule.o ssg/output.o ssg/pool.o ssg/render.o ssg/render_bssg.o ssg/render_fp.o ssg/render_list.o ssg/related.o ssg/serve.o ssg/siteindex.o \
 	ssg/slug.o ssg/template.o ssg/template_compile.o ssg/theme.o ssg/utf8.o ssg/value.o \
 	ssg/dynlib.o \
@@ -106,16 +106,17 @@ tests/deploy/freebsd/fbplan: tests/deploy/freebsd/fbplan.o $(TEST_LIBS)
 -include ssg/*.d deploy/*.d tests/unit/*.d tests/deploy/*.d \
 	tests/deploy/release/*.d tests/deploy/freebsd/*.d
 
-# Debian packages needed to build, and to run the tests.
+# Debian packages needed to build, and to run the tests. python3-pygments
+# colours code blocks (ssg/highlight.py, run by ssg at build time).
 DEB_BUILD = build-essential pkg-config libcmark-gfm-dev \
 	libcmark-gfm-extensions-dev libyaml-dev libxxhash-dev \
 	libmicrohttpd-dev libgit2-dev libcurl4-openssl-dev libarchive-dev \
-	zlib1g-dev libbrotli-dev
+	zlib1g-dev libbrotli-dev python3-pygments
 DEB_TEST = shellcheck libxml2-utils curl mandoc python3 git brotli nginx caddy nftables \
 	iproute2 util-linux openssh-server openssh-client openssl wrk \
 	clang libclang-rt-dev
 FREEBSD_PKGS = pkgconf cmark libyaml xxhash libmicrohttpd libgit2 curl \
-	libarchive brotli
+	libarchive brotli py311-pygments
 
 deps:
 	@DEB="$(DEB_BUILD) $(DEB_EXTRA)" FREEBSD="$(FREEBSD_PKGS)" sh tests/deps.sh
@@ -187,6 +188,7 @@ install: all
 	chmod 755 $(DESTDIR)$(BINDIR)/ssg
 	rm -rf $(DESTDIR)$(DATADIR)/themes
 	cp -R themes $(DESTDIR)$(DATADIR)/themes
+	cp ssg/highlight.py $(DESTDIR)$(DATADIR)/highlight.py
 	cp bin/deploy $(DESTDIR)$(BINDIR)/deploy
 	chmod 755 $(DESTDIR)$(BINDIR)/deploy
 	cp ssg/ssg.1 $(DESTDIR)$(MANDIR)/man1/ssg.1

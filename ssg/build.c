@@ -24,6 +24,7 @@
 #include "fsutil.h"
 #include "gitinfo.h"
 #include "hash.h"
+#include "highlight.h"
 #include "locale.h"
 #include "markdown.h"
 #include "mem.h"
@@ -640,6 +641,14 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	}
 	b.builtin = xstrdup(o->themes_builtin);
 	b.force = o->force || b.c.clean_output;
+	if (b.c.highlight) {
+		char *script = highlight_script(b.builtin);
+		char *hpath = build_path(&b, ".ssg-cache/highlight.bin");
+
+		b.c.hl = highlight_new(script, hpath, d);
+		free(script);
+		free(hpath);
+	}
 	if (pick_theme(&b, &sheet) == -1 || load_templates(&b) == -1)
 		goto out;
 	cpath = build_path(&b, ".ssg-cache/sources.bin");
@@ -787,12 +796,25 @@ carried:
 	output_end(b.out_dir);
 	build_trace("manifest");
 	cache_saved(&cs);
+	/* what --force saw is every block: the others are gone */
+	highlight_save(b.c.hl, b.force);
 	build_trace("save");
 	rc = diag_count(d, DIAG_ERROR) > errors_before || b.failed ? -1 : 0;
 out:
 	build_checked(&cl);
 	cache_saved(&cs);
 	st->seconds = now_seconds() - t0;
+	if (b.c.hl != NULL) {
+		struct highlight_stats hs;
+
+		highlight_get_stats(b.c.hl, &hs);
+		st->code_blocks = hs.blocks;
+		st->code_cached = hs.cached;
+		st->code_plain = hs.plain;
+		st->highlighters_started = hs.started;
+		highlight_free(b.c.hl);
+		b.c.hl = NULL;
+	}
 	render_free(b.render);
 	if (b.jobs)
 		render_jobs_free(b.jobs, b.njobs);

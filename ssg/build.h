@@ -42,6 +42,10 @@ struct build_stats {
 	size_t	 written;	/* files whose bytes changed */
 	size_t	 removed;	/* stale files deleted */
 	double	 seconds;
+	size_t	 code_blocks;	/* fenced code with a language */
+	size_t	 code_cached;	/* ... whose colours the cache had */
+	size_t	 code_plain;	/* ... left plain */
+	size_t	 highlighters_started;	/* helper processes started */
 	char	 theme[64];	/* the theme used (after 'random') */
 	char	 output[4096];	/* the output folder */
 };

@@ -64,7 +64,8 @@ memo_end(struct buf *k)
  * The hash of all a build's inputs: templates, theme, settings, parse
  * settings, locale strings, the year, the build's options and, per source,
  * its text, dates and whether it is published. 0 when it cannot be trusted
- * to: dates from git change without the sources changing.
+ * to: dates from git change without the sources changing, and code left
+ * plain for want of a highlighter is coloured once there is one.
  */
 uint64_t
 build_memo(struct build *b)
@@ -76,6 +77,9 @@ build_memo(struct build *b)
 	 * after it can */
 	if (b->c.git_lastmod)
 		return 0;
+	for (i = 0; i < b->nsrc; i++)
+		if (b->src[i].ok && b->items[i].code_unlit)
+			return 0;
 	memo_start(b, &k);
 	for (i = 0; i < b->nsrc; i++)
 		memo_source(&k, &b->src[i], b->src[i].ok ? &b->items[i] : NULL,

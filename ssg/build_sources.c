@@ -132,7 +132,8 @@ load_one(size_t i, void *arg)
 	p->text_hash = h;
 	if (p->html != NULL)
 		content_hashes(p);
-	srccache_put(b->cache, i, s->key, &st, h, p);
+	if (!p->code_unlit)
+		srccache_put(b->cache, i, s->key, &st, h, p);
 out:
 	buf_release(&text);
 }
@@ -312,8 +313,8 @@ build_site_id(const struct build *b)
 	return hash64(p, strlen(p));
 }
 
-/* What parsing depends on besides the text: URL formats, time zone and
- * what becomes of raw HTML. */
+/* What parsing depends on besides the text: URL formats, time zone,
+ * what becomes of raw HTML and whether code is highlighted. */
 uint64_t
 build_parse_hash(const struct build *b)
 {
@@ -323,9 +324,9 @@ build_parse_hash(const struct build *b)
 	size_t i;
 
 
-	buf_printf(&k, "%s\n%s\n%s\n%s\n%s\n%d", b->c.url_slug_format,
+	buf_printf(&k, "%s\n%s\n%s\n%s\n%s\n%d\n%d", b->c.url_slug_format,
 	    b->c.page_url_format, b->c.timezone, tz ? tz : "", b->c.raw_html,
-	    b->c.smart_punctuation);
+	    b->c.smart_punctuation, b->c.highlight);
 	for (i = 0; i < b->c.slugs.n; i++)
 		buf_printf(&k, "\n%s", b->c.slugs.v[i]);
 	h = hash64(k.ptr, k.len);

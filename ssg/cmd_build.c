@@ -200,6 +200,11 @@ cmd_print_summary(struct cli *cli, const struct build_stats *st,
 	printf("\n");
 	if (cli->verbose)
 		printf("output: %s\n", st->output);
+	if (cli->verbose && (st->code_blocks || st->highlighters_started))
+		printf("code blocks: %zu with a language, %zu from the cache, "
+		    "%zu plain; highlighter started %zu times\n",
+		    st->code_blocks, st->code_cached, st->code_plain,
+		    st->highlighters_started);
 }
 
 /* Runs one build and prints its problems and summary. */

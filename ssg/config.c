@@ -58,6 +58,7 @@ static const struct ckey keys[] = {
 	I(posts_per_page, "10", 1, 10000, "posts on each page of the home page list"),
 	B(index_show_full_content, "false", "show whole posts on the home page instead of excerpts"),
 	B(smart_punctuation, "false", "curly quotes, dashes and ellipses from straight ones, as pandoc (BSSG's default) writes them"),
+	B(highlight, "true", "colour fenced code blocks that name a language (```c) at build time, with Pygments; false: all code plain"),
 	E(raw_html, "keep", "keep|filter|omit", "HTML written in Markdown: 'keep' publishes it as written (BSSG), 'filter' shows <script>, <iframe>, <style>... as text (GFM), 'omit' leaves it out"),
 	S(rss_filename, "rss.xml", "file name of the main feed"),
 	I(rss_item_limit, "15", 1, 100000, "posts in each feed"),

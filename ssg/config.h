@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 struct diag;
+struct highlight;
 
 /* Several texts from site.yaml: a list (one text or a YAML list), or a
  * map of name -> text, kept as name, text, name, text ... in v. */
@@ -49,6 +50,7 @@ struct site_config {
 	char	*gemini_output_dir;
 	char	*gemini_url;
 	char	*raw_html;		/* keep, filter or omit */
+	int	 highlight;		/* colour fenced code with a language */
 	/* lists and feeds */
 	char	*rss_filename;
 	int	 rss_item_limit;
@@ -76,6 +78,8 @@ struct site_config {
 	char	*output_dir;
 	char	*templates_dir;
 	char	*themes_dir;
+	/* not a setting: the build's highlighter (highlight.h), or NULL */
+	struct highlight *hl;
 };
 
 /* Fills c with the defaults. Release with config_release. */

@@ -219,6 +219,8 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 	md_out_init(&md);
 	md.raw_html = (enum md_raw_html)md_raw_html_mode(c->raw_html);
 	md.smart = c->smart_punctuation;
+	md.hl = c->hl;
+	md.path = path;
 	p->kind = kind;
 	p->src = arena_strdup(a, path);
 	if (content_check_bounds(path, text, len, d) != 0)
@@ -316,6 +318,7 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 		buf_printf(&s, "post-%lld", (long long)p->date);
 	p->slug = arena_strdup(a, s.ptr);
 
+	md.line0 = fm.body_line > 0 ? fm.body_line : 1;
 	if (p->is_html) {
 		buf_add(&md.html, fm.body, fm.body_len);
 		html_plain_text(fm.body, fm.body_len, EXCERPT_MAX, &md);
@@ -325,6 +328,7 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 		goto out;
 	}
 	p->html = arena_strndup(a, md.html.ptr, md.html.len);
+	p->code_unlit = md.code_unlit;
 	p->excerpt = arena_strdup(a, md.excerpt.ptr);
 	p->words = md.words;
 	if (p->description == NULL)
@@ -416,6 +420,8 @@ load_html(struct post *p, const struct site_config *c, struct arena *a,
 	md_out_init(&md);
 	md.raw_html = (enum md_raw_html)md_raw_html_mode(c->raw_html);
 	md.smart = c->smart_punctuation;
+	md.hl = c->hl;
+	md.path = p->src;
 	memset(&fm, 0, sizeof(fm));
 	if (fs_read(p->src, &text) == -1) {
 		diag_error(d, p->src, 0, "cannot read: %s", strerror(errno));
@@ -429,6 +435,7 @@ load_html(struct post *p, const struct site_config *c, struct arena *a,
 	if ((p->is_html ? frontmatter_parse_html : frontmatter_parse)(&fm,
 	    text.ptr, text.len, p->src, d) == -1)
 		goto out;
+	md.line0 = fm.body_line > 0 ? fm.body_line : 1;
 	if (p->is_html)
 		buf_add(&md.html, fm.body, fm.body_len);
 	else if (markdown_render(fm.body, fm.body_len, EXCERPT_MAX, &md) == -1) {

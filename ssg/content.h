@@ -47,6 +47,9 @@ struct post {
 	int		 dup;		/* shares its URL with another; left out */
 	int		 date_from_mtime; /* no date in the front matter */
 	int		 lastmod_given;	/* lastmod in the front matter */
+	int		 code_unlit;	/* code left plain for want of a
+					 * highlighter: not cached, so the
+					 * next build tries again */
 	char		*html;		/* the rendered body; NULL when the post came
 					 * from the build cache, until content_html */
 	uint64_t	 text_hash;	/* of the source file's bytes */

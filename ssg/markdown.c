@@ -12,6 +12,7 @@
 #include <cmark-gfm-core-extensions.h>
 
 #include "escape.h"
+#include "highlight.h"
 #include "mdmem.h"
 #include "mem.h"
 #include "slug.h"
@@ -88,6 +89,10 @@ md_out_init(struct md_out *o)
 	o->words = 0;
 	o->raw_html = MD_RAW_KEEP;
 	o->smart = 0;
+	o->hl = NULL;
+	o->path = NULL;
+	o->line0 = 1;
+	o->code_unlit = 0;
 	o->error = NULL;
 	o->error_line = 0;
 }
@@ -296,6 +301,9 @@ struct doc_facts {
 	struct buf	 excerpt;
 	cmark_node	**heads;	/* headings, in order */
 	size_t		 nheads, cap;
+	int		 want_code;	/* gather the fenced code blocks */
+	cmark_node	**codes;	/* those with a language */
+	size_t		 ncodes, capcodes;
 	int		 deep_line;	/* where nesting first passes the limit */
 };
 
@@ -430,6 +438,14 @@ walk_doc(cmark_node *doc, size_t max, struct doc_facts *f)
 			    sizeof(*f->heads));
 			f->heads[f->nheads++] = n;
 			break;
+		case CMARK_NODE_CODE_BLOCK:
+			if (!f->want_code || (lit = cmark_node_get_fence_info(n))
+			    == NULL || *lit == '\0' || is_space(*lit))
+				break;
+			xgrow((void **)&f->codes, &f->capcodes, f->ncodes + 1,
+			    sizeof(*f->codes));
+			f->codes[f->ncodes++] = n;
+			break;
 		case CMARK_NODE_TEXT:
 		case CMARK_NODE_CODE:
 			if ((lit = cmark_node_get_literal(n)) == NULL)
@@ -452,6 +468,49 @@ walk_doc(cmark_node *doc, size_t max, struct doc_facts *f)
 	cmark_iter_free(it);
 	excerpt_finish(&f->excerpt, full);
 	buf_release(&t);
+}
+
+/*
+ * Replaces each fenced block with a language by a custom block that
+ * prints it highlighted; a block that stays plain is left to cmark.
+ */
+static void
+highlight_codes(cmark_node **codes, size_t n, cmark_mem *mem,
+    struct md_out *o)
+{
+	struct buf html = BUF_INIT, lang = BUF_INIT;
+	const char *info, *code;
+	cmark_node *blk;
+	size_t i, k;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		info = cmark_node_get_fence_info(codes[i]);
+		code = cmark_node_get_literal(codes[i]);
+		/* the language is the info string's first word, as cmark
+		 * takes it for the class */
+		for (k = 0; info[k] != '\0' && !is_space(info[k]); k++)
+			;
+		buf_clear(&lang);
+		buf_add(&lang, info, k);
+		buf_clear(&html);
+		if (code == NULL)
+			continue;
+		rc = highlight_block(o->hl, lang.ptr, code, strlen(code),
+		    o->path, o->line0 - 1 +
+		    cmark_node_get_start_line(codes[i]), &html);
+		if (rc == -1)
+			o->code_unlit = 1;
+		if (rc != 1)
+			continue;
+		blk = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, mem);
+		cmark_node_set_on_enter(blk, html.ptr);
+		cmark_node_set_on_exit(blk, "");
+		cmark_node_replace(codes[i], blk);
+		cmark_node_free(codes[i]);
+	}
+	buf_release(&html);
+	buf_release(&lang);
 }
 
 /*
@@ -561,6 +620,7 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 	}
 	memset(&f, 0, sizeof(f));
 	f.excerpt = o->excerpt;
+	f.want_code = o->hl != NULL;
 	walk_doc(doc, excerpt_max, &f);
 	if (f.deep_line != 0) {
 		o->error = "nested deeper than " STR(MD_MAX_NESTING) " levels "
@@ -568,6 +628,7 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 		o->error_line = f.deep_line;
 		o->excerpt = f.excerpt;
 		free(f.heads);
+		free(f.codes);
 		release(mem, p, doc, NULL);
 		return -1;
 	}
@@ -575,6 +636,8 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 	o->words = f.words;
 	add_heading_ids(f.heads, f.nheads, mem);
 	free(f.heads);
+	highlight_codes(f.codes, f.ncodes, mem, o);
+	free(f.codes);
 	html = cmark_render_html_with_mem(doc, opts,
 	    cmark_parser_get_syntax_extensions(p), mem);
 	buf_adds(&o->html, html);

@@ -5,6 +5,8 @@
 
 #include "buf.h"
 
+struct highlight;
+
 /*
  * Markdown to HTML with cmark-gfm and its extensions (tables,
  * strikethrough, autolink, tasklist, footnotes). Raw HTML passes through,
@@ -41,6 +43,13 @@ struct md_out {
 	size_t		words;		/* words in the whole text */
 	enum md_raw_html raw_html;	/* set before rendering; init: keep */
 	int		 smart;		/* typographic punctuation; init: 0 */
+	struct highlight *hl;		/* colours fenced code with a
+					 * language; init: NULL (plain) */
+	const char	*path;		/* the source, for hl's warnings */
+	int		 line0;		/* its line of src's first line */
+	int		 code_unlit;	/* a block stayed plain for want of
+					 * a highlighter (a later build may
+					 * have one) */
 	const char	*error;		/* why markdown_render failed */
 	int		 error_line;	/* and where, in src (1 on; 0: unknown) */
 };

@@ -9,6 +9,7 @@ make -s -C "$ROOT" install DESTDIR="$T/root" PREFIX=/usr >"$T/log" 2>&1
 check "make install succeeds" test $? -eq 0
 check "ssg installed" test -x "$T/root/usr/bin/ssg"
 check "themes installed" test -f "$T/root/usr/share/ssg/themes/templates/base.mustache"
+check "the highlighter installed beside the themes" test -f "$T/root/usr/share/ssg/highlight.py"
 check "ssg(1) installed" test -f "$T/root/usr/share/man/man1/ssg.1"
 check "site.yaml(5) installed" test -f "$T/root/usr/share/man/man5/site.yaml.5"
 check "deploy installed" test -x "$T/root/usr/bin/deploy"
@@ -17,6 +18,9 @@ check "deploy.yaml(5) installed" test -f "$T/root/usr/share/man/man5/deploy.yaml
 cp -R "$ROOT/tests/fixtures/basic" "$T/site"
 (unset SSG_DATADIR; "$T/root/usr/bin/ssg" build -C "$T/site" -q)
 check "installed ssg finds its themes and builds" test -f "$T/site/output/index.html"
+printf -- '---\ntitle: Code\ndate: 2025-02-01\n---\n```c\nint x;\n```\n' >"$T/site/posts/2025-02-01-code.md"
+(unset SSG_DATADIR; "$T/root/usr/bin/ssg" build -C "$T/site" -q -o out3 2>"$T/err")
+check "installed ssg finds its highlighter" grep -q '<span class="hl-t">int</span>' "$T/site/out3/2025/02/01/code/index.html"
 (cd "$T" && PATH="$T/root/usr/bin:$PATH" ssg build -C "$T/site" -o out2 -q)
 check "installed ssg found through PATH builds" test -f "$T/site/out2/index.html"
 
