@@ -56,7 +56,7 @@ UNIT_TESTS = \
 	tests/unit/test_markdown tests/unit/test_gemtext tests/unit/test_slug tests/unit/test_template \
 	tests/unit/test_value tests/unit/test_spec tests/unit/test_confgen \
 	tests/unit/test_release tests/unit/test_freebsd tests/unit/test_mdmem \
-	tests/unit/test_fsutil
+	tests/unit/test_fsutil tests/unit/test_highlight
 TEST_PROGRAMS = tests/deploy/test_plan tests/deploy/release/drv \
 	tests/deploy/freebsd/fbplan
 

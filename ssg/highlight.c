@@ -368,10 +368,14 @@ highlight_save(struct highlight *h, int prune)
 
 /* --- helpers ----------------------------------------------------------- */
 
+/* Ends the helper: it exits when its input ends; one that failed is
+ * killed, since it may be stuck in a lexer. */
 static void
-helper_stop(struct helper *hp)
+helper_stop(struct helper *hp, int failed)
 {
 	if (hp->fd != -1) {
+		if (failed)
+			kill(hp->pid, SIGKILL);
 		close(hp->fd);
 		while (waitpid(hp->pid, NULL, 0) == -1 && errno == EINTR)
 			;
@@ -457,11 +461,18 @@ helper_start(struct helper *hp, const char *script, char **why)
 
 	if (python == NULL || *python == '\0')
 		python = "python3";
+	/* close-on-exec from the start: a helper another thread starts at
+	 * the same time must not hold this one's pipe open */
+#ifdef SOCK_CLOEXEC
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
+#else
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1) {
+#endif
 		*why = xstrdup(strerror(errno));
 		return -1;
 	}
 	(void)fcntl(sv[0], F_SETFD, FD_CLOEXEC);
+	(void)fcntl(sv[1], F_SETFD, FD_CLOEXEC);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
 	posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
@@ -483,7 +494,7 @@ helper_start(struct helper *hp, const char *script, char **why)
 	hp->fd = sv[0];
 	hp->rpos = hp->rlen = 0;
 	if (helper_line(hp, line, sizeof(line)) == -1) {
-		helper_stop(hp);
+		helper_stop(hp, 1);
 		*why = xstrdup("the highlighter (python3 and highlight.py) "
 		    "did not start");
 		return -1;
@@ -491,7 +502,7 @@ helper_start(struct helper *hp, const char *script, char **why)
 	if (strncmp(line, "pygments ", 9) != 0) {
 		struct buf b = BUF_INIT;
 
-		helper_stop(hp);
+		helper_stop(hp, 1);
 		buf_printf(&b, "Pygments is not available (%s; install "
 		    "python3-pygments)", strncmp(line, "none ", 5) == 0 ?
 		    line + 5 : line);
@@ -499,13 +510,13 @@ helper_start(struct helper *hp, const char *script, char **why)
 		return -1;
 	}
 	if (strlen(line) >= sizeof(hp->version)) {
-		helper_stop(hp);
+		helper_stop(hp, 1);
 		*why = xstrdup("the highlighter named itself strangely");
 		return -1;
 	}
 	memcpy(hp->version, line, strlen(line) + 1);
 	if (helper_line(hp, hp->where, sizeof(hp->where)) == -1) {
-		helper_stop(hp);
+		helper_stop(hp, 1);
 		*why = xstrdup("the highlighter stopped as it started");
 		return -1;
 	}
@@ -528,7 +539,7 @@ helper_get(const char *script, char **why, int *started)
 		/* another data folder: its helper may differ */
 		for (i = 0; i < nhelpers; i++) {
 			pthread_mutex_lock(&helpers[i].lock);
-			helper_stop(&helpers[i]);
+			helper_stop(&helpers[i], 0);
 			pthread_mutex_unlock(&helpers[i].lock);
 		}
 	}
@@ -605,7 +616,7 @@ helper_ask(struct helper *hp, const char *lang, const char *code, size_t n,
 	*hlen = (uint32_t)len;
 	return (int)status;
 fail:
-	helper_stop(hp);
+	helper_stop(hp, 1);
 	return -1;
 }
 

@@ -27,6 +27,9 @@ const MAX_CSS = 12 * 1024;
 const FAMILIES = ['modern', 'retro', 'os', 'web', 'reading', 'special'];
 const WORKERS = Number(process.env.THEME_WORKERS || 2);
 const WIDE = '2025/03/20/wide-things/';
+// the classes of highlighted code (ssg/highlight.py)
+const HL_CLASSES = ['hl-k', 'hl-t', 'hl-s', 'hl-c', 'hl-n', 'hl-f', 'hl-b',
+    'hl-v', 'hl-o', 'hl-p', 'hl-gd', 'hl-gi', 'hl-gh', 'hl-gp'];
 const PAGES = [
 	['home', ''],
 	['post', '2025/03/01/tables-lists-and-code/'],
@@ -201,6 +204,37 @@ and https://example.com/a/very/long/path/that/keeps/going/and/going/index.html.
    - nested
 2. Two
 
+Highlighted code, every token class:
+
+\`\`\`c
+#include <stdio.h>
+/* a comment */
+int main(void) { char *s = "str"; return sizeof(s) + 42; }
+\`\`\`
+
+\`\`\`python
+@decorator
+def f(self, x):
+    print(len(x)); return True
+\`\`\`
+
+\`\`\`sh
+echo "$HOME" > /dev/null
+\`\`\`
+
+\`\`\`console
+$ ls -l
+total 0
+\`\`\`
+
+\`\`\`diff
+--- a/x
++++ b/x
+@@ -1 +1 @@
+-old
++new
+\`\`\`
+
 ---
 
 ![A pixel](/images/pixel.png)
@@ -325,6 +359,38 @@ window.__t = {
 		    getComputedStyle(el, '::before').content,
 		    getComputedStyle(el, '::after').content].join('|');
 	},
+	// bg with the glow of el's text shadow over it, as axe-core reckons
+	// it: each shadow's alpha scaled by 0.185 / (blur / font size + 0.4).
+	shadowed(bg, s) {
+		if (!bg) return null;
+		const re = /(rgba?\\([^)]*\\))\\s+(-?[\\d.]+)px\\s+(-?[\\d.]+)px(?:\\s+([\\d.]+)px)?/g;
+		const size = parseFloat(s.fontSize);
+		let m, out = bg;
+		while ((m = re.exec(s.textShadow === 'none' ? '' : s.textShadow)) !== null) {
+			const c = this.parse(m[1]);
+			const blur = Number(m[4] || 0);
+			if (!c || Math.abs(Number(m[2])) > blur || Math.abs(Number(m[3])) > blur)
+				continue;
+			const a = c[3] * (blur === 0 ? 1 : 0.185 / (blur / size + 0.4));
+			out = [0, 1, 2].map((k) => c[k] * a + out[k] * (1 - a));
+		}
+		return out;
+	},
+	// The least contrast of each hl-* class in code blocks against what
+	// is behind it: { 'hl-k': [ratio, color, background] ... }.
+	code() {
+		const out = {};
+		for (const e of document.querySelectorAll('pre code [class^="hl-"]')) {
+			const s = getComputedStyle(e);
+			const c = this.parse(s.color);
+			const b = this.shadowed(this.bg(e), s);
+			const r = c && b ? this.ratio(c, b) : 0;
+			const k = e.className;
+			if (!(k in out) || r < out[k][0])
+				out[k] = [r, getComputedStyle(e).color, b ? 'rgb(' + b.map(Math.round).join(', ') + ')' : 'an image'];
+		}
+		return out;
+	},
 	moving() {
 		const out = [];
 		for (const e of document.querySelectorAll('*')) {
@@ -388,7 +454,7 @@ async function axe(page) {
 
 async function checkTheme(ctx, base, theme, yaml) {
 	const net = [];
-	const res = { axe: [], width: [], focus: [], skip: [], current: [], motion: [], dark: [], net };
+	const res = { axe: [], width: [], focus: [], skip: [], current: [], motion: [], dark: [], code: [], net };
 	const modes = yaml.dark === 'auto' ? ['light', 'dark'] : ['light'];
 	for (const scheme of modes) {
 		const page = await ctx.newPage();
@@ -414,6 +480,18 @@ async function checkTheme(ctx, base, theme, yaml) {
 			const tag = `${name}${scheme === 'dark' ? ' (dark)' : ''}`;
 			for (const v of await axe(page))
 				res.axe.push(`${tag}: ${v}`);
+			if (name === 'wide') {
+				// Every token class of highlighted code, against the
+				// code's background (WCAG AA: 4.5:1).
+				const code = await page.evaluate(() => __t.code());
+				for (const k of HL_CLASSES) {
+					if (!(k in code))
+						res.code.push(`${tag}: no ${k} token (is code highlighted?)`);
+					else if (code[k][0] < 4.5)
+						res.code.push(`${tag}: ${k} ${code[k][1]} on ${code[k][2]}: ` +
+						    `${code[k][0].toFixed(2)}:1 < 4.5:1`);
+				}
+			}
 			if (name === 'home') {
 				const lum = await page.evaluate(() => __t.scheme());
 				const want = scheme === 'dark' || yaml.dark === 'true' ? 'dark' : 'light';
@@ -526,6 +604,7 @@ async function main() {
 			result(t, 'aria-current', r.current);
 			result(t, 'reduced motion', r.motion);
 			result(t, 'dark flag', r.dark);
+			result(t, 'code colours', r.code);
 			result(t, 'network', [...new Set(r.net)].map((u) => `request to ${u}`));
 			const bad = failures.filter((f) => f.startsWith(t + ': ')).length;
 			console.log(`${bad ? 'FAIL' : 'ok  '} ${t}`);
