@@ -45,6 +45,7 @@ struct helper {
 	size_t		 rpos, rlen;
 	char		 version[64];	/* "pygments 2.14.0" */
 	char		 where[1024];	/* pygments/__init__.py */
+	char		*ident;		/* make_ident of the two */
 };
 
 static pthread_mutex_t helpers_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -396,7 +397,10 @@ helper_read(struct helper *hp, char *dst, size_t n)
 		if (hp->rpos == hp->rlen) {
 			pfd.fd = hp->fd;
 			pfd.events = POLLIN;
-			if (poll(&pfd, 1, HL_TIMEOUT_MS) <= 0)
+			if ((r = poll(&pfd, 1, HL_TIMEOUT_MS)) == -1 &&
+			    errno == EINTR)
+				continue;
+			if (r <= 0)
 				return -1;
 			if ((r = read(hp->fd, hp->rbuf, sizeof(hp->rbuf))) <= 0) {
 				if (r == -1 && errno == EINTR)
@@ -520,6 +524,8 @@ helper_start(struct helper *hp, const char *script, char **why)
 		*why = xstrdup("the highlighter stopped as it started");
 		return -1;
 	}
+	free(hp->ident);
+	hp->ident = make_ident(hp->version, hp->where, script);
 	return 0;
 }
 
@@ -705,8 +711,7 @@ highlight_block(struct highlight *h, const char *lang, const char *code,
 		status = -1;
 	else {
 		status = helper_ask(hp, lang, code, n, &html, &hlen);
-		ident = status == -1 ? NULL : make_ident(hp->version,
-		    hp->where, h->script);
+		ident = status == -1 ? NULL : xstrdup(hp->ident);
 		pthread_mutex_unlock(&hp->lock);
 	}
 
