@@ -1,17 +1,21 @@
 #include "capsule.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "buf.h"
 #include "config.h"
 #include "content.h"
+#include "datetime.h"
 #include "diag.h"
+#include "escape.h"
 #include "frontmatter.h"
 #include "fsutil.h"
 #include "gemtext.h"
 #include "output.h"
+#include "mem.h"
 #include "siteindex.h"
 
 /* The capsule path of a page: index.html becomes index.gmi. */
@@ -34,10 +38,36 @@ ymd(struct buf *out, const struct post *p)
 	buf_printf(out, "%04d-%02d-%02d", p->year, p->month, p->day);
 }
 
-/* One post or page as gemtext; 0, 1 when left out, -1 on error. */
+/* "=> /x/index.gmi YYYY-MM-DD Title": a gemlog line, which Gemini
+ * clients subscribe to. */
+static void
+gemlog_line(struct buf *out, const char *label, const struct post *p)
+{
+	buf_adds(out, "=> ");
+	gemtext_url(out, p->url);
+	buf_addc(out, ' ');
+	if (label != NULL)
+		buf_printf(out, "%s ", label);
+	ymd(out, p);
+	buf_printf(out, " %s\n", p->title);
+}
+
+/* The foot of every capsule page: home, and the page on the web. */
+static void
+foot(struct buf *out, const struct site_config *c, const char *url)
+{
+	buf_adds(out, "\n=> /index.gmi Home\n");
+	if (c->site_url[0] != '\0' && url != NULL)
+		buf_printf(out, "=> %s%s This page on the web\n", c->site_url,
+		    url);
+}
+
+/* One post or page as gemtext, with the posts before and after it (or
+ * NULL); 0, 1 when left out, -1 on error. */
 static int
 page(const struct site_config *c, const struct site_index *ix,
-    const struct post *p, const char *dir, struct diag *d)
+    const struct post *p, const struct post *newer, const struct post *older,
+    const char *dir, struct diag *d)
 {
 	struct buf text = BUF_INIT, gem = BUF_INIT, rel = BUF_INIT;
 	struct frontmatter fm;
@@ -75,8 +105,17 @@ page(const struct site_config *c, const struct site_index *ix,
 			buf_printf(&gem, "%s %s", i ? "," : "",
 			    p->tags[i].name);
 		buf_addc(&gem, '\n');
+		for (i = 0; i < p->ntags; i++)
+			buf_printf(&gem, "=> /tags/%s/index.gmi Posts tagged "
+			    "%s\n", p->tags[i].slug, p->tags[i].name);
 	}
-	buf_adds(&gem, "\n=> /index.gmi Home\n");
+	if (newer != NULL || older != NULL)
+		buf_addc(&gem, '\n');
+	if (older != NULL)
+		gemlog_line(&gem, "Older:", older);
+	if (newer != NULL)
+		gemlog_line(&gem, "Newer:", newer);
+	foot(&gem, c, p->url);
 	gmi_path(&rel, p->out_path);
 	rc = output_write(dir, rel.ptr, gem.ptr, gem.len, NULL, d);
 out:
@@ -87,44 +126,203 @@ out:
 	return rc;
 }
 
+/* tags/index.gmi and one page per tag. */
+static int
+tags(const struct site_config *c, const struct site_index *ix,
+    const char *dir, const unsigned char *in, struct diag *d)
+{
+	struct buf all = BUF_INIT, one = BUF_INIT, rel = BUF_INIT;
+	size_t i, j;
+	int rc = 0;
+
+	buf_adds(&all, "# Tags\n\n");
+	for (i = 0; i < ix->ntags; i++) {
+		const struct tag_info *t = &ix->tags[i];
+
+		buf_printf(&all, "=> /tags/%s/index.gmi %s (%zu)\n", t->slug,
+		    t->name, t->nposts);
+		buf_clear(&one);
+		buf_printf(&one, "# Posts tagged %s\n\n", t->name);
+		for (j = 0; j < t->nposts; j++)
+			if (in[t->posts[j]->index])
+				gemlog_line(&one, NULL, t->posts[j]);
+		buf_adds(&one, "\n=> /tags/index.gmi All tags");
+		foot(&one, c, NULL);
+		buf_clear(&rel);
+		buf_printf(&rel, "tags/%s/index.gmi", t->slug);
+		if (output_write(dir, rel.ptr, one.ptr, one.len, NULL, d) == -1)
+			rc = -1;
+	}
+	foot(&all, c, NULL);
+	if (output_write(dir, "tags/index.gmi", all.ptr, all.len, NULL,
+	    d) == -1)
+		rc = -1;
+	buf_release(&all);
+	buf_release(&one);
+	buf_release(&rel);
+	return rc;
+}
+
+/* archives/index.gmi: every post, by month, newest first. */
+static int
+archives(const struct site_config *c, const struct site_index *ix,
+    const char *dir, const unsigned char *in, struct diag *d)
+{
+	struct buf g = BUF_INIT;
+	size_t i, j;
+	int rc;
+
+	buf_adds(&g, "# Archives\n");
+	for (i = 0; i < ix->nmonths; i++) {
+		const struct archive_month *m = &ix->months[i];
+
+		buf_printf(&g, "\n## %04d-%02d\n\n", m->year, m->month);
+		for (j = 0; j < m->nposts; j++)
+			if (in[m->posts[j]->index])
+				gemlog_line(&g, NULL, m->posts[j]);
+	}
+	foot(&g, c, NULL);
+	rc = output_write(dir, "archives/index.gmi", g.ptr, g.len, NULL, d);
+	buf_release(&g);
+	return rc;
+}
+
+/* Entries in atom.xml: as many as a reader's client needs to catch up. */
+#define CAPSULE_FEED_MAX	50
+
+/* atom.xml with gemini:// links; needs gemini_url for absolute ids. */
+static int
+atom(const struct site_config *c, const struct site_index *ix,
+    const char *dir, const unsigned char *in, struct diag *d)
+{
+	struct buf x = BUF_INIT, u = BUF_INIT;
+	size_t i, n = 0;
+	time_t newest = 0;
+	int rc;
+
+	for (i = 0; i < ix->nposts; i++)
+		if (in[ix->posts[i]->index] && ix->posts[i]->lastmod > newest)
+			newest = ix->posts[i]->lastmod;
+	buf_adds(&x, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+	    "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>");
+	esc_xml(&x, c->site_title, strlen(c->site_title));
+	buf_adds(&x, "</title>\n<id>");
+	esc_xml(&x, c->gemini_url, strlen(c->gemini_url));
+	buf_adds(&x, "/</id>\n<link href=\"");
+	esc_xml(&x, c->gemini_url, strlen(c->gemini_url));
+	buf_adds(&x, "/\"/>\n<link rel=\"self\" href=\"");
+	esc_xml(&x, c->gemini_url, strlen(c->gemini_url));
+	buf_adds(&x, "/atom.xml\"/>\n<updated>");
+	dt_rfc3339(&x, newest);
+	buf_adds(&x, "</updated>\n");
+	for (i = 0; i < ix->nposts && n < CAPSULE_FEED_MAX; i++) {
+		const struct post *p = ix->posts[i];
+		const char *who = siteindex_author(ix, p);
+
+		if (!in[p->index])
+			continue;
+		n++;
+		buf_clear(&u);
+		buf_adds(&u, c->gemini_url);
+		gemtext_url(&u, p->url);
+		buf_adds(&x, "<entry>\n<title>");
+		esc_xml(&x, p->title, strlen(p->title));
+		buf_adds(&x, "</title>\n<id>");
+		esc_xml(&x, u.ptr, u.len);
+		buf_adds(&x, "</id>\n<link href=\"");
+		esc_xml(&x, u.ptr, u.len);
+		buf_adds(&x, "\"/>\n<published>");
+		dt_rfc3339(&x, p->date);
+		buf_adds(&x, "</published>\n<updated>");
+		dt_rfc3339(&x, p->lastmod);
+		buf_adds(&x, "</updated>\n<author><name>");
+		esc_xml(&x, who, strlen(who));
+		buf_adds(&x, "</name></author>\n");
+		if (p->description != NULL && p->description[0] != '\0') {
+			buf_adds(&x, "<summary>");
+			esc_xml(&x, p->description, strlen(p->description));
+			buf_adds(&x, "</summary>\n");
+		}
+		buf_adds(&x, "</entry>\n");
+	}
+	buf_adds(&x, "</feed>\n");
+	rc = output_write(dir, "atom.xml", x.ptr, x.len, NULL, d);
+	buf_release(&x);
+	buf_release(&u);
+	return rc;
+}
+
+/* The nearest post before (step -1: newer) or after (1: older) posts[i]
+ * that is in the capsule, or NULL. */
+static const struct post *
+neighbour(const struct site_index *ix, const unsigned char *in, size_t i,
+    int step)
+{
+	size_t j = i;
+
+	while (step < 0 ? j-- > 0 : ++j < ix->nposts)
+		if (in[ix->posts[j]->index])
+			return ix->posts[j];
+	return NULL;
+}
+
 int
 capsule_write(const struct site_config *c, const struct site_index *ix,
     const char *dir, struct diag *d)
 {
 	struct buf idx = BUF_INIT, url = BUF_INIT;
-	size_t i;
+	unsigned char *in;
+	size_t i, max = 0;
 	int rc = 0;
 
 	if (fs_mkdirs_published(dir) == -1) {
 		diag_error(d, dir, 0, "cannot create the capsule folder");
 		return -1;
 	}
+	/* Which posts made it into the capsule, by their index. */
+	for (i = 0; i < ix->nposts; i++)
+		if (ix->posts[i]->index + 1 > max)
+			max = ix->posts[i]->index + 1;
+	in = xcalloc(max + 1, 1);
 	buf_printf(&idx, "# %s\n\n%s\n\n", c->site_title, c->site_description);
 	if (ix->nposts > 0)
 		buf_adds(&idx, "## Posts\n\n");
+	/* Posts written in HTML are not in it: neighbours skip them. */
+	for (i = 0; i < ix->nposts; i++)
+		in[ix->posts[i]->index] = !ix->posts[i]->is_html;
 	for (i = 0; i < ix->nposts; i++) {
-		if (page(c, ix, ix->posts[i], dir, d) != 0)
+		if (page(c, ix, ix->posts[i], neighbour(ix, in, i, -1),
+		    neighbour(ix, in, i, 1), dir, d) != 0) {
+			in[ix->posts[i]->index] = 0;
 			continue;
-		buf_clear(&url);
-		gemtext_url(&url, ix->posts[i]->url);
-		buf_printf(&idx, "=> %s ", url.ptr);
-		ymd(&idx, ix->posts[i]);
-		buf_printf(&idx, " %s\n", ix->posts[i]->title);
+		}
+		gemlog_line(&idx, NULL, ix->posts[i]);
 	}
 	if (ix->npages > 0)
 		buf_adds(&idx, "\n## Pages\n\n");
 	for (i = 0; i < ix->npages; i++) {
-		if (page(c, ix, ix->pages[i], dir, d) != 0)
+		if (page(c, ix, ix->pages[i], NULL, NULL, dir, d) != 0)
 			continue;
 		buf_clear(&url);
 		gemtext_url(&url, ix->pages[i]->url);
 		buf_printf(&idx, "=> %s %s\n", url.ptr, ix->pages[i]->title);
 	}
+	buf_adds(&idx, "\n=> /tags/index.gmi Tags\n=> /archives/index.gmi "
+	    "Archives\n");
 	if (c->gemini_url[0] != '\0')
-		buf_printf(&idx, "\n=> %s/ This capsule's address\n",
-		    c->gemini_url);
-	if (output_write(dir, "index.gmi", idx.ptr, idx.len, NULL, d) == -1)
+		buf_printf(&idx, "=> /atom.xml Atom feed\n=> %s/ This "
+		    "capsule's address\n", c->gemini_url);
+	if (c->site_url[0] != '\0')
+		buf_printf(&idx, "=> %s/ On the web\n", c->site_url);
+	if (output_write(dir, "index.gmi", idx.ptr, idx.len, NULL, d) == -1 ||
+	    tags(c, ix, dir, in, d) == -1 || archives(c, ix, dir, in, d) == -1 ||
+	    (c->gemini_url[0] != '\0' && atom(c, ix, dir, in, d) == -1))
 		rc = -1;
+	/* Gemini crawlers read it as web ones do: all of it is public. */
+	if (output_write(dir, "robots.txt", "User-agent: *\nDisallow:\n", 24,
+	    NULL, d) == -1)
+		rc = -1;
+	free(in);
 	buf_release(&idx);
 	buf_release(&url);
 	return rc;

@@ -12,6 +12,7 @@
 #include "content.h"
 #include "datetime.h"
 #include "escape.h"
+#include "gemtext.h"
 #include "locale.h"
 #include "markdown.h"
 #include "mem.h"
@@ -132,6 +133,16 @@ make_post_map(const struct render *r, const struct post *p, int full)
 	val_set_lit(m, "tags", tag_list(r, p));
 	val_set_lit(m, "has_tags", val_bool(p->ntags > 0));
 	val_set_lit(m, "full_content", val_bool(full));
+	/* Its twin in the Gemini capsule (the capsule leaves HTML out). */
+	if (full && r->c->gemini && r->c->gemini_url[0] != '\0' &&
+	    !p->is_html) {
+		struct buf g = BUF_INIT;
+
+		buf_adds(&g, r->c->gemini_url);
+		gemtext_url(&g, p->url);
+		val_set_str(m, "gemini_url", g.ptr);
+		buf_release(&g);
+	}
 	if (full || p->kind == CONTENT_PAGE)
 		val_set_ref(m, "content", p->html);
 	set_image(r, m, p);

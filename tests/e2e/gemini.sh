@@ -20,7 +20,8 @@ printf -- '---\ntitle: About\n---\nWho.\n' >"$S/pages/about.md"
 
 "$SSG" build -C "$S" -q 2>"$T/err"
 check "gemini off: no capsule" test ! -e "$C"
-printf 'gemini: true\ngemini_url: gemini://small.example\n' >>"$S/site.yaml"
+check "gemini off: no link to a twin" sh -c "! grep -q 'rel=\"alternate\">Gemini' '$S/output/2025/01/02/first/index.html'"
+printf 'gemini: true\ngemini_url: gemini://small.example\nsite_url: https://small.example\n' >>"$S/site.yaml"
 "$SSG" build -C "$S" -q 2>"$T/err"
 check "gemini on: the build exits 0" test $? -eq 0
 check "index.gmi: the title" grep -qx '# Small web' "$C/index.gmi"
@@ -28,6 +29,7 @@ check "index.gmi: gemlog lines, newest first" sh -c "grep '^=> /2025' '$C/index.
 check "index.gmi: the older post" grep -qx '=> /2025/01/02/first/index.gmi 2025-01-02 First' "$C/index.gmi"
 check "index.gmi: pages" grep -qx '=> /about/index.gmi About' "$C/index.gmi"
 check "index.gmi: the capsule's address" grep -q '=> gemini://small.example/' "$C/index.gmi"
+check "index.gmi: tags, archives, the feed and the web site" sh -c "grep -qx '=> /tags/index.gmi Tags' '$C/index.gmi' && grep -qx '=> /archives/index.gmi Archives' '$C/index.gmi' && grep -qx '=> /atom.xml Atom feed' '$C/index.gmi' && grep -qx '=> https://small.example/ On the web' '$C/index.gmi'"
 P="$C/2025/01/02/first/index.gmi"
 check "a post at its HTML page's path" test -f "$P"
 check "post: its title" grep -qx '# First' "$P"
@@ -38,10 +40,52 @@ check "post: an outside link kept" grep -qx '=> https://far.example/x far' "$P"
 check "post: headings" grep -qx '## Part' "$P"
 check "post: list items" grep -qx '\* two' "$P"
 check "post: tags" grep -qx 'Tags: a, b' "$P"
+check "post: the same page on the web" grep -qx '=> https://small.example/2025/01/02/first/ This page on the web' "$P"
 check "code keeps its language" grep -qx '```sh' "$C/2025/02/03/second/index.gmi"
 check "an HTML post is left out" test ! -e "$C/2025/03/01/html/index.gmi"
 check "... with a warning naming it" grep -q '2025-03-01-html.html: warning: written in HTML: not in the Gemini capsule' "$T/err"
 check "the HTML site is still built" test -f "$S/output/2025/01/02/first/index.html"
+check "an HTML post links its Gemini twin" grep -q '<a href="gemini://small.example/2025/01/02/first/index.gmi" rel="alternate">Gemini</a>' "$S/output/2025/01/02/first/index.html"
+check "a page links its Gemini twin" grep -q 'href="gemini://small.example/about/index.gmi"' "$S/output/about/index.html"
+check "a post left out of the capsule links no twin" sh -c "! grep -q 'rel=\"alternate\">Gemini' '$S/output/2025/03/01/in-html/index.html'"
+
+check "post: a link to each tag's page" grep -qx '=> /tags/b/index.gmi Posts tagged b' "$P"
+check "post: the newer post" grep -qx '=> /2025/02/03/second/index.gmi Newer: 2025-02-03 Second' "$P"
+check "post: the older post" grep -qx '=> /2025/01/02/first/index.gmi Older: 2025-01-02 First' "$C/2025/02/03/second/index.gmi"
+check "tags/index.gmi: every tag with its count" grep -qx '=> /tags/a/index.gmi a (1)' "$C/tags/index.gmi"
+check "a tag's page: its posts as gemlog lines" grep -qx '=> /2025/01/02/first/index.gmi 2025-01-02 First' "$C/tags/a/index.gmi"
+check "archives: by month" sh -c "grep -qx '## 2025-02' '$C/archives/index.gmi' && grep -qx '=> /2025/02/03/second/index.gmi 2025-02-03 Second' '$C/archives/index.gmi'"
+check "archives: not the post left out" sh -c "! grep -q 'In HTML' '$C/archives/index.gmi'"
+check "robots.txt for Gemini crawlers" grep -qx 'User-agent: \*' "$C/robots.txt"
+check "atom.xml parses, with gemini:// links" python3 -c "
+import sys, xml.dom.minidom as m
+d = m.parse('$C/atom.xml')
+links = [l.getAttribute('href') for l in d.getElementsByTagName('link')]
+ids = [i.firstChild.data for i in d.getElementsByTagName('id')]
+sys.exit(0 if 'gemini://small.example/2025/01/02/first/index.gmi' in links
+    and all(i.startswith('gemini://small.example/') for i in ids)
+    and len(d.getElementsByTagName('entry')) == 2 else 1)"
+# Every link inside the capsule resolves to one of its files; no HTML
+# outside preformatted blocks.
+check "every capsule link resolves" python3 -c "
+import os, sys
+bad = []
+for root, _, files in os.walk('$C'):
+    for f in files:
+        if not f.endswith('.gmi'):
+            continue
+        pre = False
+        for line in open(os.path.join(root, f)):
+            if line.startswith('\`\`\`'):
+                pre = not pre
+            elif not pre and line.startswith('<'):
+                bad.append(f + ': HTML ' + line)
+            elif not pre and line.startswith('=> /'):
+                target = '$C' + line[3:].split()[0]
+                if not os.path.isfile(target):
+                    bad.append(f + ': ' + line)
+print(''.join(bad), end='')
+sys.exit(1 if bad else 0)"
 
 # An edit rewrites that post's page, not the others.
 touch -d '2000-01-01' "$C/2025/02/03/second/index.gmi"
