@@ -1,7 +1,10 @@
 #include "capsule.h"
 
+#include <sys/stat.h>
+
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <time.h>
 
@@ -17,6 +20,46 @@
 #include "output.h"
 #include "mem.h"
 #include "siteindex.h"
+
+/* Where the capsule goes, and what this build wrote there. */
+struct cap {
+	const char	*dir;
+	char		**written;	/* paths from dir */
+	size_t		 n, cap;
+};
+
+static int
+cap_write(struct cap *k, const char *rel, const void *data, size_t len,
+    struct diag *d)
+{
+	if (k->n == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 64;
+		k->written = xrealloc(k->written, k->cap * sizeof(*k->written));
+	}
+	k->written[k->n++] = xstrdup(rel);
+	return output_write(k->dir, rel, data, len, NULL, d);
+}
+
+static int
+by_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A page or feed this build did not write: a deleted post's, say. */
+static int
+stale(const char *path, const char *rel, const struct stat *st, void *arg)
+{
+	struct cap *k = arg;
+	size_t n = strlen(rel);
+
+	(void)st;
+	if (((n > 4 && strcmp(rel + n - 4, ".gmi") == 0) ||
+	    strcmp(rel, "atom.xml") == 0) && bsearch(&rel, k->written, k->n,
+	    sizeof(*k->written), by_str) == NULL)
+		unlink(path);
+	return 0;
+}
 
 /* The capsule path of a page: index.html becomes index.gmi. */
 static void
@@ -67,7 +110,7 @@ foot(struct buf *out, const struct site_config *c, const char *url)
 static int
 page(const struct site_config *c, const struct site_index *ix,
     const struct post *p, const struct post *newer, const struct post *older,
-    const char *dir, struct diag *d)
+    struct cap *k, struct diag *d)
 {
 	struct buf text = BUF_INIT, gem = BUF_INIT, rel = BUF_INIT;
 	struct frontmatter fm;
@@ -117,7 +160,7 @@ page(const struct site_config *c, const struct site_index *ix,
 		gemlog_line(&gem, "Newer:", newer);
 	foot(&gem, c, p->url);
 	gmi_path(&rel, p->out_path);
-	rc = output_write(dir, rel.ptr, gem.ptr, gem.len, NULL, d);
+	rc = cap_write(k, rel.ptr, gem.ptr, gem.len, d);
 out:
 	diag_free(quiet);
 	buf_release(&text);
@@ -129,7 +172,7 @@ out:
 /* tags/index.gmi and one page per tag. */
 static int
 tags(const struct site_config *c, const struct site_index *ix,
-    const char *dir, const unsigned char *in, struct diag *d)
+    struct cap *k, const unsigned char *in, struct diag *d)
 {
 	struct buf all = BUF_INIT, one = BUF_INIT, rel = BUF_INIT;
 	size_t i, j;
@@ -150,12 +193,11 @@ tags(const struct site_config *c, const struct site_index *ix,
 		foot(&one, c, NULL);
 		buf_clear(&rel);
 		buf_printf(&rel, "tags/%s/index.gmi", t->slug);
-		if (output_write(dir, rel.ptr, one.ptr, one.len, NULL, d) == -1)
+		if (cap_write(k, rel.ptr, one.ptr, one.len, d) == -1)
 			rc = -1;
 	}
 	foot(&all, c, NULL);
-	if (output_write(dir, "tags/index.gmi", all.ptr, all.len, NULL,
-	    d) == -1)
+	if (cap_write(k, "tags/index.gmi", all.ptr, all.len, d) == -1)
 		rc = -1;
 	buf_release(&all);
 	buf_release(&one);
@@ -166,7 +208,7 @@ tags(const struct site_config *c, const struct site_index *ix,
 /* archives/index.gmi: every post, by month, newest first. */
 static int
 archives(const struct site_config *c, const struct site_index *ix,
-    const char *dir, const unsigned char *in, struct diag *d)
+    struct cap *k, const unsigned char *in, struct diag *d)
 {
 	struct buf g = BUF_INIT;
 	size_t i, j;
@@ -182,7 +224,7 @@ archives(const struct site_config *c, const struct site_index *ix,
 				gemlog_line(&g, NULL, m->posts[j]);
 	}
 	foot(&g, c, NULL);
-	rc = output_write(dir, "archives/index.gmi", g.ptr, g.len, NULL, d);
+	rc = cap_write(k, "archives/index.gmi", g.ptr, g.len, d);
 	buf_release(&g);
 	return rc;
 }
@@ -193,7 +235,7 @@ archives(const struct site_config *c, const struct site_index *ix,
 /* atom.xml with gemini:// links; needs gemini_url for absolute ids. */
 static int
 atom(const struct site_config *c, const struct site_index *ix,
-    const char *dir, const unsigned char *in, struct diag *d)
+    struct cap *k, const unsigned char *in, struct diag *d)
 {
 	struct buf x = BUF_INIT, u = BUF_INIT;
 	size_t i, n = 0;
@@ -246,7 +288,7 @@ atom(const struct site_config *c, const struct site_index *ix,
 		buf_adds(&x, "</entry>\n");
 	}
 	buf_adds(&x, "</feed>\n");
-	rc = output_write(dir, "atom.xml", x.ptr, x.len, NULL, d);
+	rc = cap_write(k, "atom.xml", x.ptr, x.len, d);
 	buf_release(&x);
 	buf_release(&u);
 	return rc;
@@ -271,6 +313,7 @@ capsule_write(const struct site_config *c, const struct site_index *ix,
     const char *dir, struct diag *d)
 {
 	struct buf idx = BUF_INIT, url = BUF_INIT;
+	struct cap kk = { dir, NULL, 0, 0 }, *k = &kk;
 	unsigned char *in;
 	size_t i, max = 0;
 	int rc = 0;
@@ -292,7 +335,7 @@ capsule_write(const struct site_config *c, const struct site_index *ix,
 		in[ix->posts[i]->index] = !ix->posts[i]->is_html;
 	for (i = 0; i < ix->nposts; i++) {
 		if (page(c, ix, ix->posts[i], neighbour(ix, in, i, -1),
-		    neighbour(ix, in, i, 1), dir, d) != 0) {
+		    neighbour(ix, in, i, 1), k, d) != 0) {
 			in[ix->posts[i]->index] = 0;
 			continue;
 		}
@@ -301,7 +344,7 @@ capsule_write(const struct site_config *c, const struct site_index *ix,
 	if (ix->npages > 0)
 		buf_adds(&idx, "\n## Pages\n\n");
 	for (i = 0; i < ix->npages; i++) {
-		if (page(c, ix, ix->pages[i], NULL, NULL, dir, d) != 0)
+		if (page(c, ix, ix->pages[i], NULL, NULL, k, d) != 0)
 			continue;
 		buf_clear(&url);
 		gemtext_url(&url, ix->pages[i]->url);
@@ -314,14 +357,22 @@ capsule_write(const struct site_config *c, const struct site_index *ix,
 		    "capsule's address\n", c->gemini_url);
 	if (c->site_url[0] != '\0')
 		buf_printf(&idx, "=> %s/ On the web\n", c->site_url);
-	if (output_write(dir, "index.gmi", idx.ptr, idx.len, NULL, d) == -1 ||
-	    tags(c, ix, dir, in, d) == -1 || archives(c, ix, dir, in, d) == -1 ||
-	    (c->gemini_url[0] != '\0' && atom(c, ix, dir, in, d) == -1))
+	if (cap_write(k, "index.gmi", idx.ptr, idx.len, d) == -1 ||
+	    tags(c, ix, k, in, d) == -1 || archives(c, ix, k, in, d) == -1 ||
+	    (c->gemini_url[0] != '\0' && atom(c, ix, k, in, d) == -1))
 		rc = -1;
 	/* Gemini crawlers read it as web ones do: all of it is public. */
 	if (output_write(dir, "robots.txt", "User-agent: *\nDisallow:\n", 24,
 	    NULL, d) == -1)
 		rc = -1;
+	/* After a good build only: a failed one removes nothing. */
+	if (rc == 0 && diag_count(d, DIAG_ERROR) == 0) {
+		xqsort(k->written, k->n, sizeof(*k->written), by_str);
+		fs_walk(dir, stale, k);
+	}
+	for (i = 0; i < k->n; i++)
+		free(k->written[i]);
+	free(k->written);
 	free(in);
 	buf_release(&idx);
 	buf_release(&url);

@@ -94,4 +94,12 @@ printf '\nMore.\n' >>"$S/posts/2025-01-02-first.md"
 check "edit: the post's page has it" grep -qx 'More.' "$P"
 check "edit: other pages untouched" test \
     "$(stat -c %Y "$C/2025/02/03/second/index.gmi")" -lt 1000000000
+
+# A deleted post's page goes; what the build still writes stays.
+rm "$S/posts/2025-02-03-second.md"
+"$SSG" build -C "$S" -q 2>"$T/err"
+check "delete: the post's capsule page is gone" test ! -e "$C/2025/02/03/second/index.gmi"
+check "delete: the other post's page stays" test -f "$P"
+check "delete: the gemlog no longer lists it" sh -c "! grep -q Second '$C/index.gmi'"
+check "delete: the feed stays" test -f "$C/atom.xml"
 summary
