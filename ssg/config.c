@@ -122,6 +122,17 @@ strs_add(struct cstrs *l, const char *s)
 	l->v[l->n++] = xstrdup(s);
 }
 
+static int
+strs_has(const struct cstrs *l, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->v[i], s) == 0)
+			return 1;
+	return 0;
+}
+
 /* Sets name to text in a map, replacing an earlier one. */
 static void
 map_put(struct cstrs *m, const char *name, const char *text)
@@ -300,8 +311,8 @@ set_node(struct site_config *c, const struct ckey *k, const struct ynode *n,
 		v = ynode_str(i);
 		if (k->kind == CK_MAP)
 			map_put(l, i->key, v ? v : "");
-		else if (v != NULL && *v != '\0')
-			strs_add(l, v);
+		else if (v != NULL && *v != '\0' && !strs_has(l, v))
+			strs_add(l, v);	/* each once: a list is a set here */
 	}
 	return 0;
 }

@@ -601,16 +601,10 @@ render_new(const struct site_config *c, const struct site_index *ix,
 	r->year = y;
 	if (c->rel_me.n > 0) {
 		struct val *list = val_list();
-		size_t k;
 
-		/* each URL once, as BSSG writes them */
-		for (i = 0; i < c->rel_me.n; i++) {
-			for (k = 0; k < i; k++)
-				if (strcmp(c->rel_me.v[k], c->rel_me.v[i]) == 0)
-					break;
-			if (k == i)
-				val_push(list, val_str(c->rel_me.v[i]));
-		}
+		/* each URL once (config keeps lists so), as BSSG writes them */
+		for (i = 0; i < c->rel_me.n; i++)
+			val_push(list, val_str(c->rel_me.v[i]));
 		val_set(site, "rel_me", list);
 	}
 	val_set(r->site, "site", site);

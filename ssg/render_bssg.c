@@ -94,15 +94,10 @@ render_set_frame(struct render *r, struct bssg_frame *f, struct diag *d)
 	struct buf head = BUF_INIT, foot = BUF_INIT, me = BUF_INIT,
 	    css = BUF_INIT;
 	struct bssg_site s;
-	size_t i, k;
+	size_t i;
 
 	menus(r, &head, &foot);
 	for (i = 0; i < r->c->rel_me.n; i++) {
-		for (k = 0; k < i; k++)
-			if (strcmp(r->c->rel_me.v[k], r->c->rel_me.v[i]) == 0)
-				break;
-		if (k < i)
-			continue;
 		buf_adds(&me, me.len ? "\n<link rel=\"me\" href=\"" :
 		    "<link rel=\"me\" href=\"");
 		esc_html(&me, r->c->rel_me.v[i], strlen(r->c->rel_me.v[i]));

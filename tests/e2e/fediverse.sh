@@ -55,6 +55,8 @@ check "import exits 0" test $? -eq 0
 Y="$S/site.yaml"
 check "import: rel_me, each URL once" sh -c "grep -A3 '^rel_me:' '$Y' | grep -c 'https://' | grep -qx 2"
 check "import: rel_me names its variables" grep -q '^rel_me:.*REL_ME_URL (config.sh:5), REL_ME_URLS (config.sh:7)' "$Y"
+# An author's own list, with a URL twice: linked once all the same.
+sed -i '/^rel_me:/a\  - "https://other.example/@ada"' "$Y"
 check "import: fediverse_creator" grep -q '^fediverse_creator: "@site@example.social"' "$Y"
 check "import: per-author creators" grep -q '^  "Jane Smith": "@jane@example.social"' "$Y"
 check "import: MSG_ overrides" grep -q '^  MSG_READ_MORE: "Keep reading"' "$Y"
