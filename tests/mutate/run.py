@@ -196,7 +196,13 @@ def main():
     t0 = time.time()
     try:
         # The tree as it is, built: later builds redo one object and link.
-        ignore = shutil.ignore_patterns(".git", "output", ".ssg-cache")
+        skip = shutil.ignore_patterns(".git", "output", ".ssg-cache")
+        fuzz = os.path.join(TOP, "tests", "fuzz")
+
+        def ignore(d, names):
+            # the fuzz targets' objects: no fault's test runs them
+            extra = ["build", "crashes"] if d == fuzz else []
+            return set(skip(d, names)) | set(n for n in names if n in extra)
         shutil.copytree(TOP, trees[0], symlinks=True, ignore=ignore)
         targets = make_targets(trees[0])
         with open(os.path.join(scratch, "log0"), "w") as log:
