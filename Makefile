@@ -149,15 +149,18 @@ FUZZ_DIR	 = tests/fuzz/build
 FUZZ_TARGETS	 = post template siteyaml bssgconf deployyaml agent bssgframe gemtext
 FUZZ_SECONDS	?= 60
 FUZZ_CC		?= clang
+# A 4 MB bound on a page keeps each input well inside the fuzzers'
+# timeout; the bound's logic is the same as in the program.
 FUZZ_CFLAGS	 = -O1 -g -fno-omit-frame-pointer \
-	-fsanitize=address,undefined -fno-sanitize-recover=undefined
+	-fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-DTMPL_MAX_OUTPUT='(4u << 20)'
 FUZZ_OBJS = $(addprefix $(FUZZ_DIR)/,$(LIBSSG_OBJS) $(DEPLOY_OBJS))
 FUZZ_BINS = $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
 
 $(FUZZ_DIR)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(LAZY_CFLAGS) $(FUZZ_CFLAGS) \
-		-fsanitize=fuzzer-no-link -c $< -o $@
+		-fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
 	$(FUZZ_CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
@@ -165,6 +168,7 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
 
 # (kept: the targets share them)
 .SECONDARY: $(FUZZ_OBJS)
+-include $(FUZZ_OBJS:.o=.d)
 
 fuzz-build: $(FUZZ_BINS)
 

@@ -31,7 +31,9 @@
  * tenfold per level), and so may sections nested over long lists. The
  * largest real pages, an archive of 10,000 posts, are about 10 MB.
  */
+#ifndef TMPL_MAX_OUTPUT		/* the fuzz targets set a smaller one */
 #define TMPL_MAX_OUTPUT		(64u << 20)
+#endif
 
 struct tmpl_set;
 
