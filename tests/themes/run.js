@@ -207,37 +207,22 @@ and https://example.com/a/very/long/path/that/keeps/going/and/going/index.html.
 Highlighted code, every token class:
 
 \`\`\`c
-#include <stdio.h>
-/* a comment */
-int main(void) { char *s = "str"; return sizeof(s) + 42; }
-\`\`\`
-
-\`\`\`python
-@decorator
-def f(self, x):
-    print(len(x)); return True
+int f(void) { return 1 + "s"; } /* c */
 \`\`\`
 
 \`\`\`sh
-echo "$HOME" > /dev/null
+echo $HOME
 \`\`\`
 
 \`\`\`console
-$ ls -l
-total 0
+$ ls
 \`\`\`
 
 \`\`\`diff
---- a/x
-+++ b/x
 @@ -1 +1 @@
--old
-+new
+-a
++b
 \`\`\`
-
----
-
-![A pixel](/images/pixel.png)
 `;
 
 function buildSites(tmp, themes, base) {
@@ -414,7 +399,11 @@ const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8
 async function axe(page) {
 	await page.addScriptTag({ content: AXE_SOURCE });
 	return page.evaluate(async () => {
-		const r = await window.axe.run(document, {
+		// Token spans of highlighted code are left to the code colours
+		// check (the same contrast, text shadows included): checked by axe
+		// one by one, they would cost a second a theme.
+		const r = await window.axe.run({ include: [document],
+		    exclude: [['pre code [class^="hl-"]']] }, {
 			runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
 			resultTypes: ['violations', 'incomplete'],
 		});
