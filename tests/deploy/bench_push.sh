@@ -120,18 +120,9 @@ echo "[127.0.0.1]:$PORT $(cut -d' ' -f1,2 "$S/host_key.pub")" > "$S/known_hosts"
 
 # --- the host: jails applied locally, releases pushed over SSH ----------
 spec() {	# spec HOST
+	printf 'name: %s\nhost: %s\n' "$name" "$1"
+	netns_network_yaml
 	cat <<EOF
-name: $name
-host: $1
-platform: linux-netns
-state: $work/state
-network:
-  bridge: $bridge
-  subnet: $net.0/24
-  proxy: $net.2
-  ports:
-    - 127.0.0.1:$http_port -> 80
-    - 127.0.0.1:$https_port -> 443
 proxy:
   kind: caddy
   tls: internal

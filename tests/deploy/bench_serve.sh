@@ -81,18 +81,8 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
     die "openssl failed"
 
 spec() {	# spec KIND
-	cat <<EOF
-name: $name
-platform: linux-netns
-state: $work/state
-network:
-  bridge: $bridge
-  subnet: $net.0/24
-  proxy: $net.2
-  ports:
-    - 127.0.0.1:$http_port -> 80
-    - 127.0.0.1:$https_port -> 443
-EOF
+	echo "name: $name"
+	netns_network_yaml
 	if [ "$1" = caddy ]; then
 		printf 'proxy:\n  kind: caddy\n  tls: internal\n'
 	else

@@ -62,3 +62,20 @@ netns_teardown() {
 	nft delete table ip "$table" 2>/dev/null
 	rm -rf "$work"
 }
+
+# netns_network_yaml: the lines of a deploy.yaml that place a run's host
+# (platform, state, the bridge and subnet, the host ports), from the
+# names netns_names set.
+netns_network_yaml() {
+	cat <<EOF
+platform: linux-netns
+state: $work/state
+network:
+  bridge: $bridge
+  subnet: $net.0/24
+  proxy: $net.2
+  ports:
+    - 127.0.0.1:$http_port -> 80
+    - 127.0.0.1:$https_port -> 443
+EOF
+}
