@@ -12,7 +12,7 @@ CC	?= cc
 CFLAGS	?= -O2 -g
 PKGS	 = libcmark-gfm yaml-0.1 libxxhash libmicrohttpd zlib libbrotlienc libgit2 libarchive libcurl
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	-Wall -Wextra -Issg -Ideploy -DSSG_VERSION='"$(VERSION)"' -DHAVE_LIBSSG \
+	-Wall -Wextra -Issg $(DEPLOY_DIRS:%=-Ideploy/%) -DSSG_VERSION='"$(VERSION)"' -DHAVE_LIBSSG \
 	-DSSG_DATADIR='"$(DATADIR)"' $(CFLAGS)
 PKG_CFLAGS = $$(pkg-config --cflags $(PKGS))
 LIBS	 = $$(pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lpthread \
@@ -40,15 +40,23 @@ LIBSSG_OBJS = \
 	ssg/dynlib.o \
 	ssg/yamldoc.o ssg/cmd_write.o ssg/cmd_edit.o ssg/cmd_list.o ssg/backup.o ssg/cmd_backup.o ssg/watch.o ssg/import_bssg.o ssg/import_bssg_urls.o ssg/import_bssg_yaml.o ssg/cmd_import.o
 
-# The deployer, module by module; it links libssg to build sites.
+# The deployer, module by module, grouped by role: spec (deploy.yaml),
+# release (the release model and health checks), platform (jail drivers,
+# plans, generated configs), remote (agent, transport, fleet), bench, cmd.
+DEPLOY_DIRS = spec release platform remote bench cmd
 DEPLOY_OBJS = \
-	deploy/agent.o deploy/agent_verbs.o deploy/checkout.o deploy/proc.o deploy/bench.o deploy/bench_report.o deploy/confgen.o deploy/driver_linux.o \
-	deploy/linux_util.o deploy/linux_net.o deploy/linux_jail.o \
-	deploy/driver_bastille.o deploy/driver_jail.o deploy/freebsd.o \
-	deploy/fb_host.o deploy/fb_parse.o \
-	deploy/health.o deploy/plan.o deploy/release.o deploy/release_commit.o deploy/spec.o \
-	deploy/spec_yaml.o deploy/spec_site.o \
-	deploy/transport.o deploy/fleet.o
+	deploy/spec/spec.o deploy/spec/spec_yaml.o deploy/spec/spec_site.o \
+	deploy/release/release.o deploy/release/release_commit.o \
+	deploy/release/checkout.o deploy/release/health.o \
+	deploy/platform/driver_linux.o deploy/platform/linux_util.o \
+	deploy/platform/linux_net.o deploy/platform/linux_jail.o \
+	deploy/platform/driver_bastille.o deploy/platform/driver_jail.o \
+	deploy/platform/freebsd.o deploy/platform/fb_host.o \
+	deploy/platform/fb_parse.o deploy/platform/plan.o \
+	deploy/platform/confgen.o deploy/platform/proc.o \
+	deploy/remote/agent.o deploy/remote/agent_verbs.o \
+	deploy/remote/transport.o deploy/remote/fleet.o \
+	deploy/bench/bench.o deploy/bench/bench_report.o
 
 UNIT_TESTS = \
 	tests/unit/test_buf tests/unit/test_config tests/unit/test_datetime \
@@ -80,8 +88,8 @@ deploy/libdeploy.a: $(DEPLOY_OBJS)
 	rm -f $@
 	ar rcs $@ $(DEPLOY_OBJS)
 
-DEPLOY_CMD_OBJS = deploy/main.o deploy/cmd_status.o deploy/cmd_release.o \
-	deploy/cmd_fleet.o
+DEPLOY_CMD_OBJS = deploy/cmd/main.o deploy/cmd/cmd_status.o \
+	deploy/cmd/cmd_release.o deploy/cmd/cmd_fleet.o
 
 bin/deploy: $(DEPLOY_CMD_OBJS) deploy/libdeploy.a ssg/libssg.a
 	@mkdir -p bin
@@ -103,7 +111,7 @@ tests/deploy/freebsd/fbplan: tests/deploy/freebsd/fbplan.o $(TEST_LIBS)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/deploy/freebsd/fbplan.o $(TEST_LIBS) \
 		$(LIBS)
 
--include ssg/*.d deploy/*.d tests/unit/*.d tests/deploy/*.d \
+-include ssg/*.d deploy/*/*.d tests/unit/*.d tests/deploy/*.d \
 	tests/deploy/release/*.d tests/deploy/freebsd/*.d
 
 # Debian packages needed to build, and to run the tests. python3-pygments
@@ -201,7 +209,7 @@ install: all
 	cp deploy/deploy.yaml.5 $(DESTDIR)$(MANDIR)/man5/deploy.yaml.5
 
 clean:
-	rm -rf bin ssg/*.o ssg/*.d ssg/*.a deploy/*.o deploy/*.d deploy/*.a \
+	rm -rf bin ssg/*.o ssg/*.d ssg/*.a deploy/*/*.o deploy/*/*.d deploy/*.a \
 		tests/unit/*.o tests/unit/*.d tests/deploy/*.o tests/deploy/*.d \
 		tests/deploy/release/*.o tests/deploy/release/*.d \
 		tests/deploy/freebsd/*.o tests/deploy/freebsd/*.d \
