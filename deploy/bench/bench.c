@@ -619,9 +619,12 @@ bench_site(struct driver *drv, const struct spec_site *site,
 {
 	const struct spec *s = drv->spec;
 	static const int conns_full[] = { 10, 50, 100 }, conns_quick[] = {
-	    10, 50 };
-	const int *conns = o->quick ? conns_quick : conns_full;
-	int nconns = o->quick ? 2 : 3, runs = o->quick ? 1 : 3;
+	    10, 50 }, conns_proxy[] = { 50 };
+	const int *conns = o->proxy_only ? conns_proxy : o->quick ?
+	    conns_quick : conns_full;
+	int nconns = o->proxy_only ? 1 : o->quick ? 2 : 3;
+	int runs = o->quick || o->proxy_only ? 1 : 3;
+	int kinds = o->proxy_only ? 1 : 3;
 	struct buf hosts = BUF_INIT, script = BUF_INIT, url = BUF_INIT;
 	struct buf out = BUF_INIT, text = BUF_INIT, stock_url = BUF_INIT;
 	struct sample xs[BENCH_MAX_RUNS], ys[BENCH_MAX_RUNS];
@@ -631,10 +634,11 @@ bench_site(struct driver *drv, const struct spec_site *site,
 	int p443, p80, rc = 0, c, k, n;
 
 	memset(&st, 0, sizeof(st));
-	if (health_entry(s, 443, a443, &p443) == -1 ||
-	    health_entry(s, 80, a80, &p80) == -1) {
+	if (health_entry(s, 443, a443, &p443) == -1 || (!o->proxy_only &&
+	    health_entry(s, 80, a80, &p80) == -1)) {
 		diag_error(d, s->file, 0, "network.ports: the proxy's 80 and "
-		    "443 must both be reachable from the host to bench");
+		    "443 must both be reachable from the host to bench (443 "
+		    "alone with --proxy-only)");
 		return -1;
 	}
 	buf_printf(&script, "%s/pages.lua", dir);
@@ -657,13 +661,15 @@ bench_site(struct driver *drv, const struct spec_site *site,
 		w.proxy = drv->ops->server_pid(drv, "proxy");
 		w.site = drv->ops->server_pid(drv, site->name);
 	}
-	fprintf(stderr, "bench %s: %zu pages; starting nginx with the stock "
-	    "settings...\n", site->name, res->pages);
-	if (stock_start(s, site, dir, &st, d) == -1)
-		rc = -1;
-	ws.site = st.pid;
-	buf_printf(&stock_url, "http://%s/", st.addr);
-	for (k = 0; k < 3; k++) {
+	if (!o->proxy_only) {
+		fprintf(stderr, "bench %s: %zu pages; starting nginx with the "
+		    "stock settings...\n", site->name, res->pages);
+		if (stock_start(s, site, dir, &st, d) == -1)
+			rc = -1;
+		ws.site = st.pid;
+		buf_printf(&stock_url, "http://%s/", st.addr);
+	}
+	for (k = 0; k < kinds; k++) {
 		for (c = 0; c < nconns; c++) {
 			struct run r;
 			struct bench_row row;

@@ -29,6 +29,7 @@
 
 struct bench_opts {
 	int		 quick;
+	int		 proxy_only;	/* one run, 50 connections, HTTPS */
 	const char	*compare;	/* JSON of an earlier run, or NULL */
 };
 
@@ -69,6 +70,12 @@ int	bench_run(struct driver *drv, const char *site,
 /* bench_report.c: what a run shows and keeps. */
 /* Reads a previous JSON run and fills the before_* of matching rows. 0/-1. */
 int	bench_compare(struct bench_result *r, const char *path, struct diag *d);
+/*
+ * Appends to r the rows of bench_json's text (its runs, one per line:
+ * site, path, connections, requests/s, p99, errors, bytes/s). Returns how
+ * many it read.
+ */
+size_t	bench_read(struct bench_result *r, const char *text);
 void	bench_table(const struct bench_result *r, struct buf *out);
 void	bench_json(const struct bench_result *r, struct buf *out);
 /* A bar chart of requests per second, grouped by connections. */

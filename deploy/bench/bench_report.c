@@ -1,13 +1,13 @@
 /* What a bench shows and keeps: the table, the JSON, the chart. */
-#include "bench.h"
 #include <errno.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
 #include "escape.h"
+#include "mem.h"
 
 /* Reads the number after "key": in line (up to end), or 0. */
 static double
@@ -23,13 +23,45 @@ field(const char *line, const char *end, const char *key)
 	return strtod(p + strlen(pat), NULL);
 }
 
+size_t
+bench_read(struct bench_result *r, const char *text)
+{
+	const char *p, *end;
+	size_t got = 0;
+
+	/* Our own format: one run object per line. */
+	for (p = strstr(text, "{\"site\": "); p != NULL;
+	    p = strstr(p + 1, "{\"site\": ")) {
+		struct bench_row w;
+
+		memset(&w, 0, sizeof(w));
+		if (sscanf(p, "{\"site\": \"%39[^\"]\", \"path\": \"%15[^\"]\", "
+		    "\"connections\": %d, \"requests_per_s\": %lf", w.site,
+		    w.path, &w.conns, &w.m.rps) != 4)
+			continue;
+		if ((end = strchr(p, '\n')) == NULL)
+			end = p + strlen(p);
+		w.m.runs = (int)field(p, end, "runs");
+		w.m.p50_ms = field(p, end, "p50_ms");
+		w.m.p99_ms = field(p, end, "p99_ms");
+		w.m.errors = (long)field(p, end, "errors");
+		w.m.bytes_per_s = field(p, end, "bytes_per_s");
+		w.m.site_us = field(p, end, "site_cpu_us_per_request");
+		w.m.proxy_us = field(p, end, "proxy_cpu_us_per_request");
+		r->rows = xrealloc(r->rows, (r->n + 1) * sizeof(*r->rows));
+		r->rows[r->n++] = w;
+		got++;
+	}
+	return got;
+}
+
 int
 bench_compare(struct bench_result *r, const char *path, struct diag *d)
 {
+	struct bench_result old = { NULL, 0, 0 };
 	struct buf text = BUF_INIT;
 	char chunk[4096];
-	const char *p, *end;
-	size_t n, i;
+	size_t n, i, j;
 	FILE *fp;
 
 	if ((fp = fopen(path, "r")) == NULL) {
@@ -39,32 +71,22 @@ bench_compare(struct bench_result *r, const char *path, struct diag *d)
 	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
 		buf_add(&text, chunk, n);
 	fclose(fp);
-	/* Our own format: one run object per line. */
-	for (p = strstr(text.ptr, "{\"site\": "); p != NULL;
-	    p = strstr(p + 1, "{\"site\": ")) {
-		char site[40], path_[16];
-		int conns;
-		double rps;
+	bench_read(&old, text.ptr);
+	for (j = 0; j < old.n; j++) {
+		const struct bench_row *o = &old.rows[j];
 
-		if (sscanf(p, "{\"site\": \"%39[^\"]\", \"path\": \"%15[^\"]\", "
-		    "\"connections\": %d, \"requests_per_s\": %lf", site, path_,
-		    &conns, &rps) != 4)
-			continue;
-		if ((end = strchr(p, '\n')) == NULL)
-			end = p + strlen(p);
 		for (i = 0; i < r->n; i++) {
 			struct bench_row *w = &r->rows[i];
 
-			if (strcmp(w->site, site) != 0 ||
-			    strcmp(w->path, path_) != 0 || w->conns != conns)
+			if (strcmp(w->site, o->site) != 0 ||
+			    strcmp(w->path, o->path) != 0 || w->conns != o->conns)
 				continue;
-			w->before_rps = rps;
-			w->before_site_us = field(p, end,
-			    "site_cpu_us_per_request");
-			w->before_proxy_us = field(p, end,
-			    "proxy_cpu_us_per_request");
+			w->before_rps = o->m.rps;
+			w->before_site_us = o->m.site_us;
+			w->before_proxy_us = o->m.proxy_us;
 		}
 	}
+	bench_release(&old);
 	buf_release(&text);
 	return 0;
 }

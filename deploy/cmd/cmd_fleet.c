@@ -73,6 +73,8 @@ step_run(struct fleet *f, struct fleet_member *m)
 {
 	struct run *r = the_run;
 	struct transport_opts to;
+	struct buf own[8] = { BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT,
+	    BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT };
 	const char **w;
 	size_t n = 0, i;
 	int rc;
@@ -107,11 +109,23 @@ step_run(struct fleet *f, struct fleet_member *m)
 			w[n++] = f->identity;
 		}
 	}
-	for (i = 0; r->args != NULL && r->args[i] != NULL && i < 8; i++)
-		w[n++] = r->args[i];
+	/* "{host}" in an argument: this host's label (a file per host). */
+	for (i = 0; r->args != NULL && r->args[i] != NULL && i < 8; i++) {
+		const char *at = strstr(r->args[i], "{host}");
+
+		if (at == NULL) {
+			w[n++] = r->args[i];
+			continue;
+		}
+		buf_add(&own[i], r->args[i], (size_t)(at - r->args[i]));
+		buf_printf(&own[i], "%s%s", m->host->label, at + 6);
+		w[n++] = own[i].ptr;
+	}
 	w[n] = NULL;
 	rc = transport_run(&to, w, needs_agent(m->host) ? r->text.ptr : NULL,
 	    needs_agent(m->host) ? r->text.len : 0, &m->out, m->d);
+	for (i = 0; i < 8; i++)
+		buf_release(&own[i]);
 	free(w);
 	m->status = rc;
 	if (rc == 0)
@@ -124,9 +138,47 @@ step_run(struct fleet *f, struct fleet_member *m)
 	return -1;
 }
 
+/* Prints each host's output under its name, then which hosts failed. */
+static void
+print_hosts(const char *cmd, struct fleet *f, size_t bad)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		struct fleet_member *m = &f->m[i];
+
+		if (f->n > 1)
+			printf("%s=== host %s (%s) ===\n", i ? "\n" : "",
+			    m->host->label, m->host->host_str);
+		fputs(m->out.ptr, stdout);
+		if (m->out.len > 0 && m->out.ptr[m->out.len - 1] != '\n')
+			putchar('\n');
+	}
+	if (f->n > 1) {
+		printf("\n%s on %zu hosts: %zu ok", cmd, f->n, f->n - bad);
+		if (bad > 0) {
+			printf(", %zu failed (", bad);
+			for (i = 0; i < f->n; i++)
+				if (f->m[i].failed)
+					printf("%s%s", f->m[i].host->label,
+					    --bad ? ", " : ")");
+		}
+		printf("\n");
+	}
+	fflush(stdout);
+}
+
 int
 dc_on_hosts(const char *cmd, const struct opts *o, const struct spec *s,
     const char *site, const char *const *args, struct diag *d)
+{
+	return dc_on_hosts_with(cmd, o, s, site, args, 0, NULL, NULL, d);
+}
+
+int
+dc_on_hosts_with(const char *cmd, const struct opts *o, const struct spec *s,
+    const char *site, const char *const *args, int parallel,
+    void (*got)(struct fleet_member *, void *), void *arg, struct diag *d)
 {
 	struct fleet f;
 	struct run r;
@@ -142,6 +194,8 @@ dc_on_hosts(const char *cmd, const struct opts *o, const struct spec *s,
 	f.self = self_path[0] ? self_path : "deploy";
 	if (o->max_parallel > 0)
 		f.max_parallel = o->max_parallel;
+	if (parallel > 0)
+		f.max_parallel = parallel;
 	r.cmd = cmd;
 	r.o = o;
 	r.args = args;
@@ -161,29 +215,11 @@ dc_on_hosts(const char *cmd, const struct opts *o, const struct spec *s,
 		f.m[i].status = -1;
 	the_run = &r;
 	bad = fleet_each(&f, 0, step_run);
-	for (i = 0; i < f.n; i++) {
-		struct fleet_member *m = &f.m[i];
-
-		if (f.n > 1)
-			printf("%s=== host %s (%s) ===\n", i ? "\n" : "",
-			    m->host->label, m->host->host_str);
-		fputs(m->out.ptr, stdout);
-		if (m->out.len > 0 && m->out.ptr[m->out.len - 1] != '\n')
-			putchar('\n');
-	}
-	if (f.n > 1) {
-		printf("\n%s on %zu hosts: %zu ok", cmd, f.n, f.n - bad);
-		if (bad > 0) {
-			printf(", %zu failed (", bad);
-			for (i = 0; i < f.n; i++)
-				if (f.m[i].failed)
-					printf("%s%s", f.m[i].host->label,
-					    --bad ? ", " : ")");
-			bad = 1;
-		}
-		printf("\n");
-	}
-	fflush(stdout);
+	if (got == NULL)
+		print_hosts(cmd, &f, bad);
+	else
+		for (i = 0; i < f.n; i++)
+			got(&f.m[i], arg);
 	rc = bad > 0 ? 1 : 0;
 	fleet_close(&f, d);
 	buf_release(&r.text);

@@ -20,6 +20,7 @@ struct opts {
 	const char	*file;
 	int		 force;
 	int		 quick;
+	int		 proxy_only;	/* bench: through the proxy only */
 	int		 json;
 	const char	*expect;
 	const char	*cacert;
@@ -110,6 +111,16 @@ int	dc_fleet_mode(const struct spec *s, const struct opts *o);
  */
 int	dc_on_hosts(const char *cmd, const struct opts *o, const struct spec *s,
 	    const char *site, const char *const *args, struct diag *d);
+/*
+ * The same, on parallel hosts at once (0: --max-parallel's number), and
+ * with each host's result given to got instead of printed (when got is
+ * not NULL). An argument with "{host}" in it gets each host's label there.
+ */
+struct fleet_member;
+int	dc_on_hosts_with(const char *cmd, const struct opts *o,
+	    const struct spec *s, const char *site, const char *const *args,
+	    int parallel, void (*got)(struct fleet_member *, void *), void *arg,
+	    struct diag *d);
 
 int	cmd_status(int argc, char **argv);
 int	cmd_health(int argc, char **argv);

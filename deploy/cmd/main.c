@@ -21,6 +21,7 @@
 #endif
 #include "diag.h"
 #include "driver.h"
+#include "fleet.h"
 #include "freebsd.h"
 #include "health.h"
 #include "mem.h"
@@ -68,6 +69,8 @@ dc_parse_opts(const char *cmd, int argc, char **argv, struct opts *o, int maxpos
 			o->force = 1;
 		else if (strchr(allowed, 'q') && strcmp(a, "--quick") == 0)
 			o->quick = 1;
+		else if (strchr(allowed, 'x') && strcmp(a, "--proxy-only") == 0)
+			o->proxy_only = 1;
 		else if (strchr(allowed, 'j') && strcmp(a, "--json") == 0)
 			o->json = 1;
 		else if (strchr(allowed, 'e') && strcmp(a, "--expect") == 0 &&
@@ -417,7 +420,8 @@ cmd_agent_wrap(int argc, char **argv)
 	c = find_cmd(argv[5]);
 	if (c == NULL || (strcmp(c->name, "plan") != 0 &&
 	    strcmp(c->name, "apply") != 0 && strcmp(c->name, "destroy") != 0 &&
-	    strcmp(c->name, "status") != 0 && strcmp(c->name, "logs") != 0)) {
+	    strcmp(c->name, "status") != 0 && strcmp(c->name, "logs") != 0 &&
+	    strcmp(c->name, "bench") != 0)) {
 		fprintf(stderr, "deploy agent: '%s' is not run for a "
 		    "controller\n", argv[5]);
 		return EXIT_USAGE;
@@ -443,31 +447,126 @@ write_out(const char *path, const struct buf *b, struct diag *d)
 	return fclose(fp) == 0 ? 0 : -1;
 }
 
+/* The fleet's total run: every host's rows, and the host of each. */
+struct total {
+	struct bench_result	 r;
+	const char		**host;
+};
+
+static void
+got_total(struct fleet_member *m, void *arg)
+{
+	struct total *t = arg;
+	size_t i, from = t->r.n;
+
+	bench_read(&t->r, m->out.ptr);
+	t->host = xrealloc(t->host, (t->r.n + 1) * sizeof(*t->host));
+	for (i = from; i < t->r.n; i++)
+		t->host[i] = m->host->label;
+}
+
+/*
+ * bench on a fleet: each host's full bench in turn, so that hosts on one
+ * machine or one link do not bend each other's figures; then every host
+ * loaded at once through its proxy, and the sum. Each host runs wrk
+ * against itself: one client could not load a fleet, it would measure
+ * the client.
+ */
+static int
+bench_fleet(const struct opts *o, const struct spec *s, struct diag *d)
+{
+	const char *args[8], *targs[6];
+	struct total each = { { NULL, 0, 0 }, NULL };
+	struct buf out = BUF_INIT;
+	double sum = 0, worst = 0;
+	long errors = 0;
+	size_t i, n = 0, t = 0;
+	int rc;
+
+	buf_printf(&out, "%s-{host}", o->out ? o->out : "bench");
+	args[n++] = "--out";
+	args[n++] = out.ptr;
+	targs[t++] = "--proxy-only";
+	targs[t++] = "--json";
+	if (o->proxy_only)
+		args[n++] = "--proxy-only";
+	if (o->quick)
+		args[n++] = targs[t++] = "--quick";
+	if (o->npos)
+		args[n++] = targs[t++] = o->pos[0];
+	args[n] = targs[t] = NULL;
+	rc = dc_on_hosts_with("bench", o, s, o->npos ? o->pos[0] : NULL, args,
+	    1, NULL, NULL, d);
+	printf("\nevery host at once, through its proxy over HTTPS "
+	    "(50 connections each, %d s):\n", o->quick ? 3 : 5);
+	if (dc_on_hosts_with("bench", o, s, o->npos ? o->pos[0] : NULL, targs,
+	    64, got_total, &each, d) != 0)
+		rc = 1;
+	printf("%-10s %-12s %9s %8s %7s\n", "site", "host", "req/s", "p99 ms",
+	    "errors");
+	for (i = 0; i < each.r.n; i++) {
+		const struct bench_row *w = &each.r.rows[i];
+
+		printf("%-10s %-12s %9.0f %8.2f %7ld\n", w->site, each.host[i],
+		    w->m.rps, w->m.p99_ms, w->m.errors);
+		sum += w->m.rps;
+		errors += w->m.errors;
+		if (w->m.p99_ms > worst)
+			worst = w->m.p99_ms;
+	}
+	printf("%-10s %-12s %9.0f %8.2f %7ld\n", "total",
+	    each.r.n ? "all hosts" : "none", sum, worst, errors);
+	fflush(stdout);
+	bench_release(&each.r);
+	free(each.host);
+	buf_release(&out);
+	return rc;
+}
+
 static int
 cmd_bench(int argc, char **argv)
 {
 	struct opts o;
 	struct diag *d;
-	struct spec *s;
+	struct spec *s, *full;
 	struct driver *drv = NULL;
 	struct bench_opts bo;
 	struct bench_result r = { NULL, 0, 0 };
 	struct buf b = BUF_INIT, path = BUF_INIT;
 	int rc = 1;
 
-	PARSE("bench", 1, "qop");
+	PARSE("bench", 1, "qopjxHMki");
 	d = diag_new();
-	if ((s = dc_load(&o, d, 0)) == NULL)
+	if ((full = dc_load(&o, d, 0)) == NULL)
 		return dc_report(d, 1);
+	if (o.npos && !spec_fleet_has_site(full, o.pos[0])) {
+		diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
+		spec_free(full);
+		return dc_report(d, 1);
+	}
+	if (dc_fleet_mode(full, &o)) {
+		rc = bench_fleet(&o, full, d);
+		spec_free(full);
+		return dc_report(d, rc);
+	}
+	s = dc_host(full, &o);
 	if (o.npos && dc_named_site(s, &o, d) == NULL)
 		goto out;
 	if ((drv = driver_open(s, d)) == NULL)
 		goto out;
 	bo.quick = o.quick;
+	bo.proxy_only = o.proxy_only;
 	bo.compare = o.compare;
 	if (bench_run(drv, o.npos ? o.pos[0] : NULL, &bo, &r, d) == -1 &&
 	    r.n == 0)
 		goto out;
+	if (o.json) {
+		/* for a script, or a fleet's controller: no files */
+		bench_json(&r, &b);
+		fputs(b.ptr, stdout);
+		rc = diag_count(d, DIAG_ERROR) ? 1 : 0;
+		goto out;
+	}
 	bench_table(&r, &b);
 	fputs(b.ptr, stdout);
 	buf_clear(&b);
@@ -489,7 +588,7 @@ out:
 	buf_release(&b);
 	buf_release(&path);
 	driver_free(drv);
-	spec_free(s);
+	spec_free(full);
 	return dc_report(d, rc);
 }
 
@@ -542,12 +641,15 @@ static const struct cmd cmds[] = {
 	  "agent --spec FILE --host NAME COMMAND [ARGS]",
 	  "Host side of push, and of plan, apply, destroy, status and logs "
 	  "on a fleet (started by deploy itself, locally or over ssh)." },
-	{ "bench", cmd_bench, "bench [-c FILE] [--quick] [--out NAME] "
-	  "[--compare OLD.json] [SITE]",
+	{ "bench", cmd_bench, "bench [-c FILE] [--quick] [--proxy-only] "
+	  "[--out NAME] [--json] [--compare OLD.json] [--host NAME] "
+	  "[--known-hosts F] [--identity F] [SITE]",
 	  "wrk through the proxy and straight at the site jail, and at an "
 	  "nginx with the distribution's stock settings serving the same "
 	  "release for comparison; writes NAME.json and NAME.svg (NAME: "
-	  "bench)." },
+	  "bench; --json prints the JSON instead). On a fleet, each host in "
+	  "turn (NAME-HOST.json on that host), then every host at once "
+	  "through its proxy, and the total." },
 	{ "help", cmd_help, "help [COMMAND]", "Describe the commands." },
 	{ NULL, NULL, NULL, NULL }
 };
