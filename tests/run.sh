@@ -57,8 +57,9 @@ done
 
 # The deployer's tests and the fuzzers, in a lane of their own: they spend
 # much of their time waiting (on jails starting, on timed load and fuzz
-# runs), which the CPU-bound tests of the main lane fill. The lane prints
-# its results when it is done, with its totals last.
+# runs), which the CPU-bound tests of the main lane fill; the differential
+# test of incremental builds ends it, so that both lanes take about as
+# long. The lane prints its results when it is done, totals last.
 (
 	PASSED=0
 	FAILED=0
@@ -72,6 +73,8 @@ done
 	run deploy/freebsd/run.sh sh tests/deploy/freebsd/run.sh
 	# Every parser of text from users or the network: corpus, then 15 s each.
 	run fuzz sh tests/fuzz/run.sh "${FUZZ_CI_SECONDS:-15}"
+	# Incremental builds against full ones: 3 random seeds, 100 edits each.
+	run diffinc python3 tests/diffinc/diffinc.py --runs 3 --steps 100
 	echo "lane: $PASSED passed, $FAILED failed"
 ) >"$DLOG" 2>&1 &
 dpid=$!
@@ -90,8 +93,6 @@ for t in tests/e2e/*.sh; do
 done
 # The unit and ssg end-to-end tests again, built with ASan and UBSan.
 run sanitize sh tests/sanitize/run.sh
-# Incremental builds against full ones: 3 random seeds, 100 edits each.
-run diffinc python3 tests/diffinc/diffinc.py --runs 3 --steps 100
 
 wait "$dpid"
 sed '$d' "$DLOG"
