@@ -12,12 +12,12 @@ CC	?= cc
 CFLAGS	?= -O2 -g
 PKGS	 = libcmark-gfm yaml-0.1 libxxhash libmicrohttpd zlib libbrotlienc libgit2 libarchive libcurl
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	-Wall -Wextra -Issg $(DEPLOY_DIRS:%=-Ideploy/%) -DSSG_VERSION='"$(VERSION)"' -DHAVE_LIBSSG \
+	-Wall -Wextra $(SSG_DIRS:%=-Issg/%) $(DEPLOY_DIRS:%=-Ideploy/%) -DSSG_VERSION='"$(VERSION)"' -DHAVE_LIBSSG \
 	-DSSG_DATADIR='"$(DATADIR)"' $(CFLAGS)
 PKG_CFLAGS = $$(pkg-config --cflags $(PKGS))
 LIBS	 = $$(pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lpthread \
 	$(LIBDL)
-# ssg opens these on first use (ssg/dynlib.h): their names as the loader
+# ssg opens these on first use (ssg/util/dynlib.h): their names as the loader
 # knows them, read from the libraries this build compiles against.
 LAZY_PKGS = libmicrohttpd libgit2 libarchive libcurl
 SSG_LIBS = $$(pkg-config --libs $(filter-out $(LAZY_PKGS),$(PKGS))) \
@@ -30,15 +30,35 @@ LAZY_CFLAGS = -DSSG_CURL_SONAME='"$(or $(call soname,libcurl,libcurl.so),libcurl
 	-DSSG_ARCHIVE_SONAME='"$(or $(call soname,libarchive,libarchive.so),libarchive.so.13)"' \
 	-DSSG_GIT_SONAME='"$(or $(call soname,libgit2,libgit2.so),libgit2.so.1.5)"'
 
-# The generator as a library (used by ssg and deploy), module by module.
+# The generator as a library (used by ssg and deploy), module by module,
+# grouped by role: util (buffers, memory, text, dates, files), source
+# (site.yaml, posts, Markdown, code colours), render (templates, themes,
+# feeds, the capsule), build (the build and its caches), cmd (the ssg
+# command, the dev server, the link checker), import (BSSG sites).
+SSG_DIRS = util source render build cmd import
 LIBSSG_OBJS = \
-	ssg/bssg_frame.o ssg/buf.o ssg/build.o ssg/build_sources.o ssg/build_memo.o ssg/check.o ssg/check_against.o ssg/cli.o ssg/compress.o ssg/manifest.o ssg/srccache.o ssg/cmd_build.o ssg/cmd_check.o ssg/cmd_serve.o ssg/cmd_site.o ssg/cmd_themes.o ssg/config.o ssg/content.o \
-	ssg/datetime.o ssg/diag.o ssg/escape.o ssg/feed.o ssg/frontmatter.o \
-	ssg/fsutil.o ssg/gemtext.o ssg/gitinfo.o ssg/hash.o ssg/highlight.o ssg/locale.o ssg/markdown.o ssg/mdmem.o ssg/mem.o \
-	ssg/capsule.o ssg/output.o ssg/pool.o ssg/render.o ssg/render_bssg.o ssg/render_fp.o ssg/render_list.o ssg/related.o ssg/serve.o ssg/siteindex.o \
-	ssg/slug.o ssg/template.o ssg/template_compile.o ssg/theme.o ssg/utf8.o ssg/value.o \
-	ssg/dynlib.o \
-	ssg/yamldoc.o ssg/cmd_write.o ssg/cmd_edit.o ssg/cmd_list.o ssg/backup.o ssg/cmd_backup.o ssg/watch.o ssg/import_bssg.o ssg/import_bssg_urls.o ssg/import_bssg_yaml.o ssg/cmd_import.o
+	ssg/util/buf.o ssg/util/datetime.o ssg/util/diag.o ssg/util/dynlib.o \
+	ssg/util/escape.o ssg/util/fsutil.o ssg/util/hash.o ssg/util/mdmem.o \
+	ssg/util/mem.o ssg/util/pool.o ssg/util/slug.o ssg/util/utf8.o \
+	ssg/util/value.o \
+	ssg/util/yamldoc.o \
+	ssg/source/config.o ssg/source/content.o ssg/source/frontmatter.o \
+	ssg/source/gitinfo.o ssg/source/highlight.o ssg/source/locale.o \
+	ssg/source/markdown.o ssg/source/related.o ssg/source/siteindex.o \
+	ssg/render/bssg_frame.o ssg/render/capsule.o ssg/render/feed.o \
+	ssg/render/gemtext.o ssg/render/render.o ssg/render/render_bssg.o \
+	ssg/render/render_fp.o ssg/render/render_list.o ssg/render/template.o \
+	ssg/render/template_compile.o ssg/render/theme.o \
+	ssg/build/build.o ssg/build/build_memo.o ssg/build/build_sources.o \
+	ssg/build/compress.o ssg/build/manifest.o ssg/build/output.o \
+	ssg/build/srccache.o \
+	ssg/cmd/backup.o ssg/cmd/check.o ssg/cmd/check_against.o ssg/cmd/cli.o \
+	ssg/cmd/cmd_backup.o ssg/cmd/cmd_build.o ssg/cmd/cmd_check.o \
+	ssg/cmd/cmd_edit.o ssg/cmd/cmd_import.o ssg/cmd/cmd_list.o \
+	ssg/cmd/cmd_serve.o ssg/cmd/cmd_site.o ssg/cmd/cmd_themes.o \
+	ssg/cmd/cmd_write.o ssg/cmd/serve.o ssg/cmd/watch.o \
+	ssg/import/import_bssg.o ssg/import/import_bssg_urls.o \
+	ssg/import/import_bssg_yaml.o
 
 # The deployer, module by module, grouped by role: spec (deploy.yaml),
 # release (the release model and health checks), platform (jail drivers,
@@ -73,16 +93,16 @@ all: bin/ssg bin/deploy
 .c.o:
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
-ssg/dynlib.o: ssg/dynlib.c Makefile
-	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(LAZY_CFLAGS) -MMD -MP -c ssg/dynlib.c -o $@
+ssg/util/dynlib.o: ssg/util/dynlib.c Makefile
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(LAZY_CFLAGS) -MMD -MP -c ssg/util/dynlib.c -o $@
 
 ssg/libssg.a: $(LIBSSG_OBJS)
 	rm -f $@
 	ar rcs $@ $(LIBSSG_OBJS)
 
-bin/ssg: ssg/main.o ssg/libssg.a
+bin/ssg: ssg/cmd/main.o ssg/libssg.a
 	@mkdir -p bin
-	$(CC) $(ALL_CFLAGS) -o $@ ssg/main.o ssg/libssg.a $(SSG_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ ssg/cmd/main.o ssg/libssg.a $(SSG_LIBS)
 
 deploy/libdeploy.a: $(DEPLOY_OBJS)
 	rm -f $@
@@ -111,7 +131,7 @@ tests/deploy/freebsd/fbplan: tests/deploy/freebsd/fbplan.o $(TEST_LIBS)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/deploy/freebsd/fbplan.o $(TEST_LIBS) \
 		$(LIBS)
 
--include ssg/*.d deploy/*/*.d tests/unit/*.d tests/deploy/*.d \
+-include ssg/*/*.d deploy/*/*.d tests/unit/*.d tests/deploy/*.d \
 	tests/deploy/release/*.d tests/deploy/freebsd/*.d
 
 # Debian packages needed to build, and to run the tests. python3-pygments
@@ -209,7 +229,7 @@ install: all
 	cp deploy/deploy.yaml.5 $(DESTDIR)$(MANDIR)/man5/deploy.yaml.5
 
 clean:
-	rm -rf bin ssg/*.o ssg/*.d ssg/*.a deploy/*/*.o deploy/*/*.d deploy/*.a \
+	rm -rf bin ssg/*/*.o ssg/*/*.d ssg/*.a deploy/*/*.o deploy/*/*.d deploy/*.a \
 		tests/unit/*.o tests/unit/*.d tests/deploy/*.o tests/deploy/*.d \
 		tests/deploy/release/*.o tests/deploy/release/*.d \
 		tests/deploy/freebsd/*.o tests/deploy/freebsd/*.d \
