@@ -16,6 +16,7 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-DSSG_DATADIR='"$(DATADIR)"' $(CFLAGS)
 PKG_CFLAGS = $$(pkg-config --cflags $(PKGS))
 LIBS	 = $$(pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lpthread \
+	-lssl -lcrypto \
 	$(LIBDL)
 # ssg opens these on first use (ssg/util/dynlib.h): their names as the loader
 # knows them, read from the libraries this build compiles against.
@@ -67,7 +68,7 @@ DEPLOY_DIRS = spec release platform remote bench cmd
 DEPLOY_OBJS = \
 	deploy/spec/spec.o deploy/spec/spec_yaml.o deploy/spec/spec_site.o \
 	deploy/release/release.o deploy/release/release_commit.o \
-	deploy/release/checkout.o deploy/release/health.o \
+	deploy/release/checkout.o deploy/release/health.o deploy/release/gemini.o \
 	deploy/platform/driver_linux.o deploy/platform/linux_util.o \
 	deploy/platform/linux_net.o deploy/platform/linux_jail.o \
 	deploy/platform/driver_bastille.o deploy/platform/driver_jail.o \
@@ -141,6 +142,7 @@ DEB_BUILD = build-essential pkg-config libcmark-gfm-dev \
 	libmicrohttpd-dev libgit2-dev libcurl4-openssl-dev libarchive-dev \
 	zlib1g-dev libbrotli-dev python3-pygments
 DEB_TEST = shellcheck libxml2-utils curl mandoc python3 git brotli nginx caddy nftables \
+	molly-brown \
 	iproute2 util-linux openssh-server openssh-client openssl wrk \
 	clang libclang-rt-dev
 FREEBSD_PKGS = pkgconf cmark libyaml xxhash libmicrohttpd libgit2 curl \

@@ -20,6 +20,7 @@
 #include "cmd_int.h"
 #include "diag.h"
 #include "driver.h"
+#include "fsutil.h"
 #include "fleet.h"
 #include "health.h"
 #include "mem.h"
@@ -319,7 +320,7 @@ cmd_push(int argc, char **argv)
 	const struct spec_site *site;
 	struct buf msg = BUF_INIT, line = BUF_INIT;
 	char id[RELEASE_ID_MAX];
-	char *repo = NULL, *builtin = NULL;
+	char *repo = NULL, *builtin = NULL, *capsule = NULL;
 	const char *tree;
 #ifdef HAVE_LIBSSG
 	struct build_stats bst;
@@ -355,6 +356,14 @@ cmd_push(int argc, char **argv)
 		printf("built %s: %zu posts, %zu pages, %zu files written\n",
 		    bst.output, bst.posts, bst.pages, bst.written);
 		tree = bst.output;
+		if (site->gemini && bst.capsule[0] == '\0') {
+			diag_error(d, s->file, site->gemini_line, "site %s: "
+			    "gemini: the site's site.yaml does not set "
+			    "gemini: true, so it has no capsule", site->name);
+			goto out;
+		}
+		if (site->gemini)
+			capsule = xstrdup(bst.capsule);
 #else
 		diag_error(d, s->file, site->source_line, "source %s is an ssg "
 		    "site folder and this deploy was built without libssg: "
@@ -363,10 +372,13 @@ cmd_push(int argc, char **argv)
 		goto out;
 #endif
 	}
+	/* A built tree: ssg writes the capsule beside the HTML folder. */
+	if (site->gemini && capsule == NULL)
+		capsule = path_join(tree, "../capsule");
 	precompress_note(tree, site->name);
 	repo = repo_dir(s, site);
 	release_message(&msg, site->source, VERSION);
-	if (release_commit(repo, tree, msg.ptr, id, d) == -1)
+	if (release_commit_capsule(repo, tree, capsule, msg.ptr, id, d) == -1)
 		goto out;
 	printf("release %s\n", id);
 	memset(&job, 0, sizeof(job));
@@ -434,6 +446,7 @@ out:
 		rc = 1;
 	free(repo);
 	free(builtin);
+	free(capsule);
 	buf_release(&msg);
 	buf_release(&line);
 	spec_free(s);

@@ -25,6 +25,26 @@ struct confgen_paths {
 int	confgen_site_nginx(struct buf *out, const struct spec *s,
 	    const struct spec_site *site, const struct confgen_paths *p);
 
+/*
+ * Where a release keeps the site's Gemini capsule: a folder of the release
+ * beside the HTML, which nginx does not serve and the Gemini server does.
+ */
+#define CONFGEN_CAPSULE	".capsule"	/* = RELEASE_CAPSULE (release.h) */
+
+/*
+ * molly-brown (TOML) for the Gemini jail of site: port 1965, the
+ * certificate in state/tls, the capsule of root/current. Returns 0.
+ */
+int	confgen_molly(struct buf *out, const struct spec *s,
+	    const struct spec_site *site, const struct confgen_paths *p);
+
+/*
+ * gmid for the Gemini jail on FreeBSD: the same server as confgen_molly,
+ * run chrooted by gmid itself as user. Returns 0.
+ */
+int	confgen_gmid(struct buf *out, const struct spec *s,
+	    const struct spec_site *site, const struct confgen_paths *p);
+
 /* Caddyfile of the proxy jail (proxy.kind caddy). Returns 0. */
 int	confgen_caddy(struct buf *out, const struct spec *s,
 	    const struct confgen_paths *p);

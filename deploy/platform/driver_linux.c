@@ -73,7 +73,7 @@ observe_jail(struct ldrv *ld, struct observed_jail *j)
 	lx_ns_name(&ns, s, j->name);
 	lx_jail_dir(&path, s, j->name);
 	j->has_data = lx_exists(path.ptr);
-	if (!lx_is_proxy(j->name)) {
+	if (lx_is_site(j->name)) {
 		buf_clear(&path);
 		buf_printf(&path, "%s/%s", s->releases.root, j->name);
 		j->has_data |= lx_exists(path.ptr);
@@ -163,6 +163,12 @@ linux_observe(struct driver *drv, struct observed *o, struct diag *d)
 	for (i = 0; i < s->nsites; i++)
 		add_jail(o, s->sites[i].name, 1);
 	add_jail(o, "proxy", 1);
+	if (spec_gemini_site(s) != NULL)
+		add_jail(o, "gemini", 1);
+	buf_printf(&t, "%s/gemini", s->state);
+	if (!known(o, "gemini") && lx_exists(t.ptr))
+		add_jail(o, "gemini", 0);
+	buf_clear(&t);
 	/* Jails and site folders left from sites no longer in the spec. */
 	if ((dp = opendir(NETNS_DIR)) != NULL) {
 		while ((de = readdir(dp)) != NULL)
@@ -210,7 +216,10 @@ paths_for(const struct spec *s, const char *jail, struct buf *state,
 	lx_jail_dir(state, s, jail);
 	buf_printf(admin, "%s/admin.sock", state->ptr);
 	buf_printf(data, "%s/data", state->ptr);
-	if (!lx_is_proxy(jail))
+	if (lx_is_gemini(jail) && spec_gemini_site(s) != NULL)
+		buf_printf(root, "%s/%s", s->releases.root,
+		    spec_gemini_site(s)->name);
+	else if (lx_is_site(jail))
 		buf_printf(root, "%s/%s", s->releases.root, jail);
 	p->state = state->ptr;
 	p->root = root->ptr;
@@ -230,12 +239,18 @@ linux_config(struct driver *drv, const char *jail, struct buf *out,
 	const struct spec_site *site = NULL;
 	int rc = 0;
 
-	if (!lx_is_proxy(jail) && (site = spec_site(s, jail)) == NULL) {
+	if (lx_is_gemini(jail))
+		site = spec_gemini_site(s);
+	else if (!lx_is_proxy(jail))
+		site = spec_site(s, jail);
+	if (!lx_is_proxy(jail) && site == NULL) {
 		diag_error(d, s->file, 0, "unknown site '%s'", jail);
 		return -1;
 	}
 	paths_for(s, jail, &state, &root, &admin, &data, &p);
-	if (site != NULL)
+	if (lx_is_gemini(jail))
+		rc = confgen_molly(out, s, site, &p);
+	else if (site != NULL)
 		rc = confgen_site_nginx(out, s, site, &p);
 	else if (s->proxy.kind == PROXY_CADDY)
 		rc = confgen_caddy(out, s, &p);
@@ -267,7 +282,12 @@ write_config(struct ldrv *ld, const struct action *a, struct diag *d)
 	if (lx_write_text(tmp.ptr, a->payload, 0644, d) == -1)
 		goto out;
 	lx_ns_name(&ns, s, jail);
-	if (lx_is_proxy(jail) && s->proxy.kind == PROXY_CADDY) {
+	if (lx_is_gemini(jail)) {
+		/* molly-brown has no check mode: its config is a few
+		 * keys of ours; the certificate it names must be there. */
+		if (lx_gemini_cert(s, d) == -1)
+			goto out;
+	} else if (lx_is_proxy(jail) && s->proxy.kind == PROXY_CADDY) {
 		char *argv[] = { "caddy", "validate", "--adapter", "caddyfile",
 		    "--config", tmp.ptr, NULL };
 		struct buf outp = BUF_INIT;
@@ -375,7 +395,8 @@ linux_describe(struct driver *drv, const char *jail, struct buf *out)
 	spec_ntoa(lx_jail_addr(s, jail), as);
 	buf_printf(out, "netns %s, address %s, ", ns.ptr, as);
 	if (pid > 0)
-		buf_printf(out, "%s pid %ld", lx_is_proxy(jail) &&
+		buf_printf(out, "%s pid %ld", lx_is_gemini(jail) ?
+		    "molly-brown" : lx_is_proxy(jail) &&
 		    s->proxy.kind == PROXY_CADDY ? "caddy" : "nginx",
 		    (long)pid);
 	else
@@ -408,6 +429,8 @@ linux_log_path(struct driver *drv, const char *jail)
 	lx_jail_dir(&b, drv->spec, jail);
 	if (lx_is_proxy(jail) && drv->spec->proxy.kind == PROXY_CADDY)
 		buf_adds(&b, "/logs/caddy.log");
+	else if (lx_is_gemini(jail))
+		buf_adds(&b, "/logs/error.log");
 	else
 		buf_adds(&b, "/logs/error.log");
 	return buf_detach(&b, NULL);

@@ -27,6 +27,9 @@ struct ldrv {
 
 /* linux_util.c */
 int	lx_is_proxy(const char *jail);
+/* The Gemini jail ("gemini"); a site's jail is neither. */
+int	lx_is_gemini(const char *jail);
+int	lx_is_site(const char *jail);
 void	lx_ns_name(struct buf *b, const struct spec *s, const char *jail);
 uint32_t	lx_jail_addr(const struct spec *s, const char *jail);
 void	lx_veth_name(struct buf *b, const struct spec *s, uint32_t addr);
@@ -58,8 +61,9 @@ pid_t	lx_pid_in_jail(const struct spec *s, const char *jail,
     const char *pidfile);
 pid_t	lx_server_pid(const struct spec *s, const char *jail);
 int	lx_enter_netns(const struct spec *s, const char *jail);
-int	lx_site_root(const struct spec *s, const char *site,
+int	lx_site_root(const struct spec *s, const char *jail,
     const char *newroot);
+int	lx_gemini_cert(const struct spec *s, struct diag *d);
 char **lx_caddy_env(const struct spec *s);
 int	lx_conf_path(struct buf *b, const struct spec *s, const char *jail);
 int	lx_start(struct ldrv *ld, const char *jail, struct diag *d);

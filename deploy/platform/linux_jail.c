@@ -12,6 +12,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +73,8 @@ out:
 pid_t
 lx_server_pid(const struct spec *s, const char *jail)
 {
+	if (lx_is_gemini(jail))
+		return lx_pid_in_jail(s, jail, "run/molly-brown.pid");
 	return lx_pid_in_jail(s, jail, lx_is_proxy(jail) &&
 	    s->proxy.kind == PROXY_CADDY ? "run/caddy.pid" : "run/nginx.pid");
 }
@@ -158,15 +162,16 @@ graft(const char *newroot, const char *src, int rw, int optional)
 }
 
 /*
- * The root a site's nginx sees: the system's programs and libraries and
- * the few files nginx reads, read-only; its own releases read-only; its
- * own logs, temp files and pid writable; nothing else of the host (no
- * other site, no proxy key, no /root, no /home). Called in the child,
- * inside a private mount namespace.
+ * The root a site's nginx (or the Gemini jail's server) sees: the
+ * system's programs and libraries and the few files nginx reads,
+ * read-only; its own releases read-only; its own logs, temp files and pid
+ * writable; nothing else of the host (no other site, no proxy key, no
+ * /root, no /home). Called in the child, inside a private mount namespace.
  */
 int
-lx_site_root(const struct spec *s, const char *site, const char *newroot)
+lx_site_root(const struct spec *s, const char *jail, const char *newroot)
 {
+	const char *site = jail;
 	static const char *const sys[] = { "/usr", "/bin", "/sbin", "/lib",
 	    "/lib32", "/lib64", "/libx32", NULL };
 	static const char *const etc[] = { "/etc/passwd", "/etc/group",
@@ -178,6 +183,12 @@ lx_site_root(const struct spec *s, const char *site, const char *newroot)
 	size_t i;
 	int rc = -1;
 
+	/* The Gemini jail serves the capsule of its site's releases. */
+	if (lx_is_gemini(jail)) {
+		if (spec_gemini_site(s) == NULL)
+			return -1;
+		site = spec_gemini_site(s)->name;
+	}
 	if (mount("tmpfs", newroot, "tmpfs", MS_NOSUID | MS_NODEV,
 	    "mode=0755,size=256k") == -1)
 		return -1;
@@ -195,7 +206,7 @@ lx_site_root(const struct spec *s, const char *site, const char *newroot)
 		goto out;
 	/* The config is read-only; logs, temp files and the pid are not. */
 	buf_clear(&p);
-	lx_jail_dir(&p, s, site);
+	lx_jail_dir(&p, s, jail);
 	if (graft(newroot, p.ptr, 0, 0) == -1)
 		goto out;
 	buf_adds(&p, "/logs");
@@ -225,20 +236,24 @@ out:
 
 /*
  * Starts a server in the jail. The child enters the network namespace
- * (and, for a site, a private mount namespace), then a grandchild execs
- * the server so it is not our child; nginx daemonizes itself, Caddy is
- * given a session of its own with output to its log.
+ * (and, for a site or the Gemini jail, a private mount namespace), then a
+ * grandchild execs the server so it is not our child; nginx daemonizes
+ * itself, Caddy and molly-brown are given a session of their own with
+ * output to their log. With pidfile, the child writes the grandchild's
+ * pid there (molly-brown keeps none); with pw, the grandchild runs as
+ * that user.
  */
 static int
 start_server(const struct spec *s, const char *jail, char *const argv[],
-    const char *logfile, char *const envp[], struct diag *d)
+    const char *logfile, char *const envp[], const char *pidfile,
+    const struct passwd *pw, struct diag *d)
 {
 	struct buf root = BUF_INIT, sdir = BUF_INIT;
 	int fds[2], st, err = 0;
 	pid_t pid;
 	ssize_t n;
 	const struct spec_site *site = lx_is_proxy(jail) ? NULL :
-	    spec_site(s, jail);
+	    lx_is_gemini(jail) ? spec_gemini_site(s) : spec_site(s, jail);
 
 	if (site != NULL) {
 		buf_printf(&root, "%s/%s", s->releases.root, site->name);
@@ -276,8 +291,19 @@ start_server(const struct spec *s, const char *jail, char *const argv[],
 			err = errno;
 			goto fail;
 		}
-		if (pid > 0)
+		if (pid > 0) {
+			if (pidfile != NULL) {
+				FILE *fp = fopen(pidfile, "w");
+
+				if (fp == NULL || fprintf(fp, "%ld\n",
+				    (long)pid) < 0 || fclose(fp) != 0) {
+					err = errno;
+					kill(pid, SIGKILL);
+					goto fail;
+				}
+			}
 			_exit(0);
+		}
 		setsid();
 		null = open("/dev/null", O_RDWR);
 		out = logfile ? open(logfile, O_WRONLY | O_CREAT | O_APPEND,
@@ -287,6 +313,11 @@ start_server(const struct spec *s, const char *jail, char *const argv[],
 		if (out >= 0) {
 			dup2(out, 1);
 			dup2(out, 2);
+		}
+		if (pw != NULL && (setgroups(0, NULL) == -1 ||
+		    setgid(pw->pw_gid) == -1 || setuid(pw->pw_uid) == -1)) {
+			err = errno;
+			goto fail;
 		}
 		if (envp != NULL)
 			execvpe(argv[0], argv, envp);
@@ -404,9 +435,63 @@ int
 lx_conf_path(struct buf *b, const struct spec *s, const char *jail)
 {
 	lx_jail_dir(b, s, jail);
-	buf_adds(b, lx_is_proxy(jail) && s->proxy.kind == PROXY_CADDY ?
-	    "/Caddyfile" : "/nginx.conf");
+	buf_adds(b, lx_is_gemini(jail) ? "/molly.conf" : lx_is_proxy(jail) &&
+	    s->proxy.kind == PROXY_CADDY ? "/Caddyfile" : "/nginx.conf");
 	return 0;
+}
+
+/*
+ * The Gemini jail's certificate: self-signed for the site's first domain
+ * (Gemini clients trust on first use), made once and kept, so clients
+ * that pinned it keep trusting the capsule across applies. The key is
+ * the server user's, since molly-brown runs as that user.
+ */
+int
+lx_gemini_cert(const struct spec *s, struct diag *d)
+{
+	const struct spec_site *site = spec_gemini_site(s);
+	struct buf dir = BUF_INIT, crt = BUF_INIT, key = BUF_INIT;
+	struct buf subj = BUF_INIT, san = BUF_INIT;
+	struct passwd *pw;
+	int rc = -1;
+
+	if (site == NULL || site->ndomains == 0) {
+		diag_error(d, s->file, 0, "no site sets gemini");
+		return -1;
+	}
+	lx_jail_dir(&dir, s, "gemini");
+	buf_adds(&dir, "/tls");
+	buf_printf(&crt, "%s/cert.pem", dir.ptr);
+	buf_printf(&key, "%s/key.pem", dir.ptr);
+	if (lx_exists(crt.ptr) && lx_exists(key.ptr)) {
+		rc = 0;
+		goto out;
+	}
+	if ((pw = getpwnam(s->user)) == NULL) {
+		diag_error(d, s->file, 0, "user %s: no such user", s->user);
+		goto out;
+	}
+	buf_printf(&subj, "/CN=%s", site->domains[0]);
+	buf_printf(&san, "subjectAltName=DNS:%s", site->domains[0]);
+	if (lx_mkdirs(dir.ptr, 0755, d) == -1 ||
+	    MUST(d, "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+	    "ec_paramgen_curve:prime256v1", "-nodes", "-days", "36500",
+	    "-subj", subj.ptr, "-addext", san.ptr, "-keyout", key.ptr,
+	    "-out", crt.ptr) == -1)
+		goto out;
+	if (chown(key.ptr, pw->pw_uid, pw->pw_gid) == -1 ||
+	    chmod(key.ptr, 0600) == -1 || chmod(crt.ptr, 0644) == -1) {
+		diag_error(d, key.ptr, 0, "%s", strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	buf_release(&dir);
+	buf_release(&crt);
+	buf_release(&key);
+	buf_release(&subj);
+	buf_release(&san);
+	return rc;
 }
 
 int
@@ -423,7 +508,29 @@ lx_start(struct ldrv *ld, const char *jail, struct diag *d)
 	lx_conf_path(&conf, s, jail);
 	if (lx_jail_dirs(s, jail, d) == -1)
 		goto out;
-	if (lx_is_proxy(jail) && s->proxy.kind == PROXY_CADDY) {
+	if (lx_is_gemini(jail)) {
+		char *argv[] = { "molly-brown", "-c", conf.ptr, NULL };
+		struct passwd *pw = getpwnam(s->user);
+
+		if (pw == NULL) {
+			diag_error(d, s->file, 0, "user %s: no such user",
+			    s->user);
+			goto out;
+		}
+		if (lx_gemini_cert(s, d) == -1)
+			goto out;
+		buf_printf(&pid, "%s/run/molly-brown.pid", dir.ptr);
+		buf_printf(&log, "%s/logs/molly-brown.log", dir.ptr);
+		unlink(pid.ptr);
+		if (start_server(s, jail, argv, log.ptr, NULL, pid.ptr, pw,
+		    d) == -1)
+			goto out;
+		if (wait_running(s, jail, 50) == -1) {
+			diag_error(d, log.ptr, 0, "molly-brown did not start in "
+			    "jail %s; see this log", jail);
+			goto out;
+		}
+	} else if (lx_is_proxy(jail) && s->proxy.kind == PROXY_CADDY) {
 		char *argv[] = { "caddy", "run", "--adapter", "caddyfile",
 		    "--config", conf.ptr, "--pidfile", NULL, NULL };
 
@@ -432,7 +539,7 @@ lx_start(struct ldrv *ld, const char *jail, struct diag *d)
 		argv[7] = pid.ptr;
 		unlink(pid.ptr);
 		if (start_server(s, jail, argv, log.ptr, lx_caddy_env(s),
-		    d) == -1)
+		    NULL, NULL, d) == -1)
 			goto out;
 		if (wait_running(s, jail, 150) == -1) {
 			diag_error(d, log.ptr, 0, "caddy did not start in jail "
@@ -458,7 +565,8 @@ lx_start(struct ldrv *ld, const char *jail, struct diag *d)
 
 		buf_printf(&elog, "%s/logs/error.log", dir.ptr);
 		argv[6] = elog.ptr;
-		if (start_server(s, jail, argv, NULL, NULL, d) == -1)
+		if (start_server(s, jail, argv, NULL, NULL, NULL, NULL,
+		    d) == -1)
 			goto out;
 		if (wait_running(s, jail, 50) == -1) {
 			diag_error(d, elog.ptr, 0, "nginx did not start in jail "
@@ -487,8 +595,8 @@ lx_stop(struct ldrv *ld, const char *jail, struct diag *d)
 	if (pid <= 0)
 		return 0;
 	/* nginx: graceful stop on QUIT; Caddy stops on TERM. */
-	kill(pid, lx_is_proxy(jail) && s->proxy.kind == PROXY_CADDY ? SIGTERM :
-	    SIGQUIT);
+	kill(pid, lx_is_gemini(jail) || (lx_is_proxy(jail) &&
+	    s->proxy.kind == PROXY_CADDY) ? SIGTERM : SIGQUIT);
 	for (i = 0; i < 100 && kill(pid, 0) == 0; i++)
 		nanosleep(&ts, NULL);
 	if (kill(pid, 0) == 0) {
@@ -570,6 +678,13 @@ lx_reload(struct ldrv *ld, const char *jail, struct diag *d)
 	long code;
 	int rc = -1, i;
 
+	/* molly-brown reads its config once: a new one means a restart. */
+	if (lx_is_gemini(jail)) {
+		if (lx_stop(ld, jail, d) == -1 || lx_start(ld, jail, d) == -1)
+			goto out;
+		rc = 0;
+		goto out;
+	}
 	if (lx_is_proxy(jail) && s->proxy.kind == PROXY_CADDY) {
 		lx_conf_path(&conf, s, jail);
 		if (lx_read_text(conf.ptr, &text) == -1) {

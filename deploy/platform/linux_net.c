@@ -32,6 +32,8 @@ jail_rules(struct buf *b, const struct spec *s, const char *jail)
 	    "\t\tct state established,related accept\n");
 	if (lx_is_proxy(jail))
 		buf_adds(b, "\t\ttcp dport { 80, 443 } accept\n");
+	else if (lx_is_gemini(jail))
+		buf_adds(b, "\t\ttcp dport 1965 accept\n");
 	else
 		buf_printf(b, "\t\tip saddr %s tcp dport 80 accept\n",
 		    s->net.proxy_str);
@@ -96,11 +98,15 @@ host_rules(struct buf *b, const struct spec *s)
 			/* Loopback addresses never arrive from outside. */
 			if (pass == 1 && port_is_loopback(p))
 				continue;
+			/* 1965 is the Gemini jail's, when the host has one */
+			if (p->to == 1965 && s->net.gemini == 0)
+				continue;
 			if (p->addr != NULL)
 				buf_printf(b, "\t\tip daddr %s", p->addr);
 			else
 				buf_adds(b, "\t\tfib daddr type local");
 			buf_printf(b, " tcp dport %d dnat to %s:%d\n", p->port,
+			    p->to == 1965 ? s->net.gemini_str :
 			    s->net.proxy_str, p->to);
 		}
 		buf_adds(b, "\t}\n");
@@ -117,9 +123,14 @@ host_rules(struct buf *b, const struct spec *s)
 	    "\t}\n"
 	    "\tchain forward {\n"
 	    "\t\ttype filter hook forward priority 0; policy accept;\n"
-	    "\t\tiifname \"%s\" ip saddr != %s oifname != \"%s\" drop\n"
+	    "\t\tiifname \"%s\" ip saddr != %s%s%s%s%s oifname != \"%s\" "
+	    "drop\n"
 	    "\t}\n"
-	    "}\n", s->net.bridge, s->net.proxy_str, s->net.bridge);
+	    "}\n", s->net.bridge,
+	    /* the Gemini jail answers clients from outside too */
+	    s->net.gemini ? "{ " : "", s->net.proxy_str,
+	    s->net.gemini ? ", " : "", s->net.gemini ? s->net.gemini_str : "",
+	    s->net.gemini ? " }" : "", s->net.bridge);
 	buf_release(&t);
 }
 
@@ -132,7 +143,7 @@ host_rules(struct buf *b, const struct spec *s)
 static int
 routes_out(const struct spec *s, const char *jail)
 {
-	return lx_is_proxy(jail) && needs_forwarding(s);
+	return !lx_is_site(jail) && needs_forwarding(s);
 }
 
 /* What a jail was created with; compared on observe. */
@@ -306,7 +317,7 @@ lx_jail_create(const struct spec *s, const char *jail, struct diag *d)
 		return -1;
 	if (lx_jail_dirs(s, jail, d) == -1)
 		return -1;
-	if (!lx_is_proxy(jail)) {
+	if (lx_is_site(jail)) {
 		buf_printf(&path, "%s/%s", s->releases.root, jail);
 		if (lx_mkdirs(path.ptr, 0755, d) == -1)
 			goto out;
@@ -447,7 +458,7 @@ lx_data_remove(const struct spec *s, const char *jail, struct diag *d)
 	lx_jail_dir(&p, s, jail);
 	if (remove_tree(p.ptr, d) == -1)
 		rc = -1;
-	if (!lx_is_proxy(jail)) {
+	if (lx_is_site(jail)) {
 		buf_clear(&p);
 		buf_printf(&p, "%s/%s", s->releases.root, jail);
 		if (remove_tree(p.ptr, d) == -1)

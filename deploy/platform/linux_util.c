@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,18 @@ lx_ns_name(struct buf *b, const struct spec *s, const char *jail)
 	buf_printf(b, "%s-%s", s->name, jail);
 }
 
+int
+lx_is_gemini(const char *jail)
+{
+	return strcmp(jail, "gemini") == 0;
+}
+
+int
+lx_is_site(const char *jail)
+{
+	return !lx_is_proxy(jail) && !lx_is_gemini(jail);
+}
+
 uint32_t
 lx_jail_addr(const struct spec *s, const char *jail)
 {
@@ -37,6 +50,8 @@ lx_jail_addr(const struct spec *s, const char *jail)
 
 	if (lx_is_proxy(jail))
 		return s->net.proxy;
+	if (lx_is_gemini(jail))
+		return s->net.gemini;
 	site = spec_site(s, jail);
 	return site ? site->addr : 0;
 }
@@ -65,6 +80,8 @@ lx_jail_dir(struct buf *b, const struct spec *s, const char *jail)
 {
 	if (lx_is_proxy(jail))
 		buf_printf(b, "%s/proxy", s->state);
+	else if (lx_is_gemini(jail))
+		buf_printf(b, "%s/gemini", s->state);
 	else
 		buf_printf(b, "%s/sites/%s", s->state, jail);
 }
@@ -195,6 +212,18 @@ lx_jail_dirs(const struct spec *s, const char *jail, struct diag *d)
 	buf_adds(&b, "/jail");
 	if (rc == 0 && !lx_is_proxy(jail) && lx_mkdirs(b.ptr, 0755, d) == -1)
 		rc = -1;
+	/* molly-brown runs as the user and writes its own logs. */
+	if (rc == 0 && lx_is_gemini(jail)) {
+		struct passwd *pw = getpwnam(s->user);
+
+		buf_truncate(&b, b.len - 5);
+		buf_adds(&b, "/logs");
+		if (pw == NULL || chown(b.ptr, pw->pw_uid, pw->pw_gid) == -1) {
+			diag_error(d, b.ptr, 0, "chown to user %s: %s", s->user,
+			    pw == NULL ? "no such user" : strerror(errno));
+			rc = -1;
+		}
+	}
 	buf_release(&b);
 	return rc;
 }

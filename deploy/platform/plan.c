@@ -77,6 +77,9 @@ server_of(const struct spec *s, const char *jail)
 {
 	if (strcmp(jail, "proxy") == 0 && s->proxy.kind == PROXY_CADDY)
 		return "caddy";
+	if (strcmp(jail, "gemini") == 0)
+		return s->platform == PLATFORM_LINUX_NETNS ? "molly-brown" :
+		    "gmid";
 	return "nginx";
 }
 
@@ -148,6 +151,10 @@ plan_apply_mode(struct plan *p, struct driver *drv, const struct observed *o,
 		    s->sites[i].addr_str, d) == -1)
 			return -1;
 	if (converge_jail(p, drv, o, "proxy", s->net.proxy_str, d) == -1)
+		return -1;
+	/* The Gemini jail serves one site's capsule (spec.h). */
+	if (spec_gemini_site(s) != NULL && converge_jail(p, drv, o, "gemini",
+	    s->net.gemini_str, d) == -1)
 		return -1;
 	/* Last: the host's ports reach the proxy once it is ready. */
 	if (o->firewall != OBJ_OK)

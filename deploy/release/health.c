@@ -9,6 +9,7 @@
 #include <curl/curl.h>
 
 #include "fsutil.h"
+#include "gemini.h"
 
 struct reply {
 	struct buf	 body;
@@ -136,6 +137,67 @@ trim(struct buf *b)
 		buf_truncate(b, b->len - 1);
 }
 
+/*
+ * The capsule through the host's port to the Gemini jail: gemini://DOMAIN/
+ * answers 20 text/gemini and /.well-known/release (a file push puts in the
+ * capsule) the release wanted, or the one the HTML serves. 0 or -1.
+ */
+static int
+check_gemini(const struct spec *s, const struct spec_site *site,
+    const struct health_opts *o, const char *html_release,
+    struct buf *report, struct diag *d)
+{
+	const char *host = site->domains[0];
+	const char *want = o->expect != NULL ? o->expect : html_release;
+	struct gemini_reply root, rel;
+	struct buf url = BUF_INIT, err = BUF_INIT;
+	char addr[16];
+	int port, rc = -1;
+
+	gemini_reply_init(&root);
+	gemini_reply_init(&rel);
+	if (health_entry(s, 1965, addr, &port) == -1) {
+		diag_error(d, s->file, 0, "network.ports: no host port reaches "
+		    "the Gemini jail's 1965");
+		goto out;
+	}
+	/* The URL names the capsule, not the host port it came through. */
+	buf_printf(&url, "gemini://%s/", host);
+	if (gemini_fetch(addr, port, host, url.ptr, o->timeout, &root,
+	    &err) == -1)
+		goto fail;
+	buf_adds(&url, ".well-known/release");
+	if (gemini_fetch(addr, port, host, url.ptr, o->timeout, &rel,
+	    &err) == -1)
+		goto fail;
+	trim(&rel.body);
+	if (root.status != 20 || strncmp(root.meta.ptr, "text/gemini", 11) != 0)
+		buf_printf(&err, "gemini://%s/ answered %d %s", host,
+		    root.status, root.meta.ptr);
+	else if (rel.status != 20)
+		buf_printf(&err, "gemini://%s/.well-known/release answered "
+		    "%d %s", host, rel.status, rel.meta.ptr);
+	else if (want != NULL && want[0] != '\0' &&
+	    strcmp(rel.body.ptr, want) != 0)
+		buf_printf(&err, "gemini://%s/ serves release %s, not %s", host,
+		    rel.body.ptr, want);
+	else {
+		buf_printf(report, "ok   gemini://%s/ %d %s release %s\n", host,
+		    root.status, root.meta.ptr, rel.body.ptr);
+		rc = 0;
+		goto out;
+	}
+fail:
+	buf_printf(report, "FAIL %s\n", err.ptr);
+	diag_error(d, NULL, 0, "site %s: %s", site->name, err.ptr);
+out:
+	gemini_reply_release(&root);
+	gemini_reply_release(&rel);
+	buf_release(&url);
+	buf_release(&err);
+	return rc;
+}
+
 int
 health_check(const struct spec *s, const struct spec_site *site,
     const struct health_opts *o, struct health_result *res,
@@ -245,6 +307,9 @@ next:
 		buf_release(&err);
 		buf_release(&want);
 	}
+	if (site->gemini && site->ndomains > 0 &&
+	    check_gemini(s, site, o, res->release, report, d) == -1)
+		bad = 1;
 	buf_release(&pem);
 	res->ok = !bad;
 	return bad ? -1 : 0;

@@ -29,7 +29,9 @@ struct health_result {
  * Checks one site: for each domain GET / must answer 200 with X-Release
  * set, and /.well-known/release must answer 200 with the same id (equal
  * to o->expect when given); each redirect must answer 301 or 308 to its
- * target. One line per check is appended to report. Returns 0 when all
+ * target. A site with gemini also answers gemini://DOMAIN/ (first domain,
+ * through the host port to 1965) with 20 text/gemini, and its capsule's
+ * /.well-known/release with the same id. One line per check is appended to report. Returns 0 when all
  * passed, -1 otherwise (reasons also in d).
  */
 int	health_check(const struct spec *s, const struct spec_site *site,

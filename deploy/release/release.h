@@ -58,6 +58,17 @@ int	release_commit(const char *repo_dir, const char *tree_dir,
 	    const char *message, char *id_out, struct diag *d);
 
 /*
+ * The same with the site's Gemini capsule: the files under capsule_dir go
+ * into the release as the folder RELEASE_CAPSULE beside the HTML, with a
+ * .well-known/release of their own, so one release id (and one switch,
+ * one rollback) covers both. capsule_dir NULL is release_commit.
+ */
+#define RELEASE_CAPSULE	".capsule"
+int	release_commit_capsule(const char *repo_dir, const char *tree_dir,
+	    const char *capsule_dir, const char *message, char *id_out,
+	    struct diag *d);
+
+/*
  * Sends release id from repo_dir to the host: asks the agent which
  * commits it has and streams a pack of only the objects it lacks, which
  * the agent stores in its repository under refs/releases/<id>. Nothing is

@@ -378,6 +378,28 @@ out:
 	return rc;
 }
 
+/* Puts name -> oid (a tree) into the tree at *root, giving a new *root. */
+static int
+put_subtree(git_repository *repo, git_oid *root, const char *name,
+    const git_oid *oid, struct diag *d)
+{
+	git_tree *tree = NULL;
+	git_treebuilder *tb = NULL;
+	int rc = -1;
+
+	if (git_tree_lookup(&tree, repo, root) != 0 ||
+	    git_treebuilder_new(&tb, repo, tree) != 0 ||
+	    git_treebuilder_insert(NULL, tb, name, oid,
+	    GIT_FILEMODE_TREE) != 0 ||
+	    git_treebuilder_write(root, tb) != 0)
+		release_git_error(d, NULL, "adding the capsule");
+	else
+		rc = 0;
+	git_treebuilder_free(tb);
+	git_tree_free(tree);
+	return rc;
+}
+
 static int
 open_or_init(git_repository **repo, const char *dir, struct diag *d)
 {
@@ -401,6 +423,16 @@ int
 release_commit(const char *repo_dir, const char *tree_dir, const char *message,
     char *id_out, struct diag *d)
 {
+	return release_commit_capsule(repo_dir, tree_dir, NULL, message, id_out,
+	    d);
+}
+
+int
+release_commit_capsule(const char *repo_dir, const char *tree_dir,
+    const char *capsule_dir, const char *message, char *id_out,
+    struct diag *d)
+{
+	git_oid capsule;
 	git_repository *repo = NULL;
 	git_signature *sig = NULL;
 	git_tree *tree = NULL;
@@ -436,6 +468,40 @@ release_commit(const char *repo_dir, const char *tree_dir, const char *message,
 	if (build_tree(repo, &sc, odb, tree_dir, &content, &empty, &same,
 	    d) == -1)
 		goto out;
+	if (capsule_dir != NULL && !empty) {
+		git_tree *t = NULL;
+		int cempty, csame, clash;
+
+		if (stat(capsule_dir, &st) == -1 || !S_ISDIR(st.st_mode)) {
+			diag_error(d, capsule_dir, 0, "no Gemini capsule here "
+			    "(was the site built with gemini: true?)");
+			goto out;
+		}
+		if (build_tree(repo, &sc, odb, capsule_dir, &capsule, &cempty,
+		    &csame, d) == -1)
+			goto out;
+		if (cempty) {
+			diag_error(d, capsule_dir, 0, "the Gemini capsule is "
+			    "empty");
+			goto out;
+		}
+		if (git_tree_lookup(&t, repo, &content) != 0) {
+			release_git_error(d, tree_dir, "reading the tree");
+			goto out;
+		}
+		clash = git_tree_entry_byname(t, RELEASE_CAPSULE) != NULL;
+		git_tree_free(t);
+		if (clash) {
+			diag_error(d, tree_dir, 0, "%s is the capsule's place "
+			    "in a release; the site has one of its own",
+			    RELEASE_CAPSULE);
+			goto out;
+		}
+		/* The id below then covers the capsule too. */
+		if (put_subtree(repo, &content, RELEASE_CAPSULE, &capsule,
+		    d) == -1)
+			goto out;
+	}
 	{
 		/* only after the tree is stored: its blobs are in the odb */
 		char *scpath = path_join(repo_dir, "deploy-statcache");
@@ -453,6 +519,13 @@ release_commit(const char *repo_dir, const char *tree_dir, const char *message,
 	snprintf(id, sizeof(id), "%s-%.12s", stamp, hex);
 	if (add_release_file(repo, &content, id, &root, d) == -1)
 		goto out;
+	if (capsule_dir != NULL) {
+		git_oid with;
+
+		if (add_release_file(repo, &capsule, id, &with, d) == -1 ||
+		    put_subtree(repo, &root, RELEASE_CAPSULE, &with, d) == -1)
+			goto out;
+	}
 	snprintf(refname, sizeof(refname), REF_PREFIX "%s", id);
 
 	/* Same content within the same second: that release already exists. */

@@ -77,7 +77,7 @@ parse_host(struct ctx *c, yaml_node_t *n)
 	s->ssh_port = (int)port;
 }
 
-/* "[ADDR:]PORT -> 80|443" */
+/* "[ADDR:]PORT -> 80|443|1965" */
 static void
 parse_port(struct ctx *c, yaml_node_t *n, struct spec_port *p)
 {
@@ -92,9 +92,9 @@ parse_port(struct ctx *c, yaml_node_t *n, struct spec_port *p)
 	p->line = sp_line_of(n);
 	arrow = strstr(v, "->");
 	if (arrow == NULL || sp_parse_int(arrow[2] == ' ' ? arrow + 3 : arrow + 2,
-	    1, 65535, &to) == -1 || (to != 80 && to != 443)) {
+	    1, 65535, &to) == -1 || (to != 80 && to != 443 && to != 1965)) {
 		sp_err(c, p->line, "network.ports: '%s' is not "
-		    "'[ADDRESS:]PORT -> 80|443'", v);
+		    "'[ADDRESS:]PORT -> 80|443|1965'", v);
 		return;
 	}
 	left = arena_strndup(c->arena, v, arrow - v);
@@ -216,6 +216,7 @@ parse_network(struct ctx *c, yaml_node_t *n)
 		s->net.ports[0].port = s->net.ports[0].to = 80;
 		s->net.ports[1].port = s->net.ports[1].to = 443;
 		s->net.ports[0].line = s->net.ports[1].line = sp_line_of(n);
+		s->net.ports_default = 1;
 	}
 	for (i = 0; i < s->net.nports; i++) {
 		size_t j;
@@ -576,6 +577,7 @@ parse_fleet(struct ctx *c, struct specx *sx, yaml_node_t *root)
 				    "hosts: names hosts, but the file has no "
 				    "hosts list", s->sites[i].name ?
 				    s->sites[i].name : "?");
+		sp_check_gemini(c, s);
 		return;
 	}
 
@@ -604,8 +606,12 @@ parse_fleet(struct ctx *c, struct specx *sx, yaml_node_t *root)
 				    site->name : "?", site->only[j]);
 		}
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		keep_host_sites(s->hosts[i]);
+		c->quiet_dups = i > 0;
+		sp_check_gemini(c, s->hosts[i]);
+	}
+	c->quiet_dups = 0;
 }
 
 struct spec *
@@ -722,6 +728,17 @@ spec_fleet_has_site(const struct spec *s, const char *name)
 		if (spec_site(s->hosts[i], name) != NULL)
 			return 1;
 	return 0;
+}
+
+const struct spec_site *
+spec_gemini_site(const struct spec *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nsites; i++)
+		if (s->sites[i].gemini)
+			return &s->sites[i];
+	return NULL;
 }
 
 const struct spec_site *

@@ -37,7 +37,8 @@ enum spec_tls {
 struct spec_port {
 	char		*addr;		/* host address to match, NULL = any */
 	int		 port;		/* host port */
-	int		 to;		/* proxy port: 80 or 443 */
+	int		 to;		/* proxy port 80 or 443, or 1965:
+					 * the Gemini jail */
 	int		 line;
 };
 
@@ -74,6 +75,8 @@ struct spec_site {
 	char		**only;		/* `hosts:` names the site is on; */
 	int		*only_lines;	/* NULL = every host */
 	size_t		 nonly;
+	int		 gemini;	/* serve its capsule from the */
+	int		 gemini_line;	/* host's Gemini jail */
 };
 
 struct spec {
@@ -115,8 +118,13 @@ struct spec {
 		char		 gateway_str[16];
 		uint32_t	 proxy;
 		char		 proxy_str[16];
+		/* The Gemini jail: subnet + 9, when a site of the host
+		 * sets gemini (0 otherwise). */
+		uint32_t	 gemini;
+		char		 gemini_str[16];
 		struct spec_port *ports;
 		size_t		 nports;
+		int		 ports_default;	/* no ports: given */
 	} net;
 
 	struct {
@@ -169,6 +177,9 @@ int	spec_check_ifaddrs(const struct spec *s, struct diag *d,
 
 /* The site named name, or NULL. */
 const struct spec_site *spec_site(const struct spec *s, const char *name);
+
+/* The site of the host that serves Gemini, or NULL. */
+const struct spec_site *spec_gemini_site(const struct spec *s);
 
 /* Whether any host of the fleet has a site of that name. */
 int	spec_fleet_has_site(const struct spec *s, const char *name);

@@ -67,5 +67,7 @@ void	sp_check_file(struct ctx *c, const char *path, int line,
 /* spec_site.c */
 /* The sites: section. */
 void	sp_parse_sites(struct ctx *c, yaml_node_t *n);
+/* At most one Gemini site per host; the Gemini jail's address and port. */
+void	sp_check_gemini(struct ctx *c, struct spec *s);
 
 #endif

@@ -47,9 +47,9 @@ parse_site(struct ctx *c, yaml_node_t *n, struct spec_site *site, size_t idx)
 {
 	static const char *const keys[] = { "name", "domains", "redirects",
 	    "source", "headers", "address", "certificate", "key", "hosts",
-	    NULL };
+	    "gemini", NULL };
 	struct spec *s = c->s;
-	yaml_node_t *v[9];
+	yaml_node_t *v[10];
 	const char *x;
 	size_t i, j;
 	struct stat st;
@@ -62,10 +62,12 @@ parse_site(struct ctx *c, yaml_node_t *n, struct spec_site *site, size_t idx)
 	else if ((x = sp_scalar(c, v[0], "site.name")) != NULL) {
 		site->name = sp_sdup(c, x);
 		site->line = sp_line_of(v[0]);
-		if (!sp_valid_name(x, SITE_MAX_LEN) || strcmp(x, "proxy") == 0)
+		/* proxy and gemini name the host's own jails */
+		if (!sp_valid_name(x, SITE_MAX_LEN) || strcmp(x, "proxy") == 0 ||
+		    strcmp(x, "gemini") == 0)
 			sp_err(c, sp_line_of(v[0]), "site.name: '%s' must be 1 to %d "
 			    "lower-case letters, digits or '-' (and not "
-			    "'proxy')", x, SITE_MAX_LEN);
+			    "'proxy' or 'gemini')", x, SITE_MAX_LEN);
 	}
 	if (v[1] == NULL)
 		sp_err(c, site->line, "site %s: missing field 'domains'",
@@ -217,6 +219,77 @@ parse_site(struct ctx *c, yaml_node_t *n, struct spec_site *site, size_t idx)
 			sp_err(c, sp_line_of(v[8]), "site %s: hosts: the list is "
 			    "empty", site->name ? site->name : "?");
 	}
+	if (v[9] != NULL && (x = sp_scalar(c, v[9], "site.gemini")) != NULL) {
+		site->gemini_line = sp_line_of(v[9]);
+		if (strcmp(x, "true") == 0)
+			site->gemini = 1;
+		else if (strcmp(x, "false") != 0)
+			sp_err(c, site->gemini_line, "gemini: '%s' is neither "
+			    "true nor false", x);
+	}
+}
+
+/*
+ * The Gemini jail of a host: port 1965 reaches one server, and the
+ * servers packaged for it (molly-brown, gmid as deploy configures it)
+ * answer for one capsule, so one site of a host may set gemini. Its
+ * address is subnet + 9, below the sites' own (from + 10). Called once
+ * the host's sites are known.
+ */
+void
+sp_check_gemini(struct ctx *c, struct spec *s)
+{
+	const struct spec_site *g = NULL;
+	size_t i;
+	int port = 0;
+
+	for (i = 0; i < s->nsites; i++) {
+		if (!s->sites[i].gemini)
+			continue;
+		if (g != NULL) {
+			sp_err(c, s->sites[i].gemini_line, "site %s: gemini: "
+			    "only one site of a host serves Gemini (port "
+			    "1965 already goes to site %s, line %d)",
+			    s->sites[i].name ? s->sites[i].name : "?",
+			    g->name ? g->name : "?", g->gemini_line);
+			continue;
+		}
+		g = &s->sites[i];
+	}
+	if (g == NULL || s->net.prefix == 0)
+		return;
+	s->net.gemini = s->net.net + 9;
+	spec_ntoa(s->net.gemini, s->net.gemini_str);
+	if (s->net.gemini == s->net.proxy)
+		sp_err(c, g->gemini_line, "site %s: gemini: the Gemini jail "
+		    "takes address %s, which is the proxy's: move the proxy",
+		    g->name ? g->name : "?", s->net.gemini_str);
+	for (i = 0; i < s->nsites; i++)
+		if (s->sites[i].addr == s->net.gemini)
+			sp_err(c, s->sites[i].addr_line, "site %s: address %s "
+			    "is the Gemini jail's (subnet + 9)",
+			    s->sites[i].name ? s->sites[i].name : "?",
+			    s->net.gemini_str);
+	for (i = 0; i < s->net.nports; i++)
+		if (s->net.ports[i].to == 1965)
+			port = 1;
+	/* Without a ports: list the host's own 1965 goes there too. */
+	if (!port && s->net.ports_default) {
+		struct spec_port *p = arena_alloc(c->arena,
+		    (s->net.nports + 1) * sizeof(*p));
+
+		memcpy(p, s->net.ports, s->net.nports * sizeof(*p));
+		memset(&p[s->net.nports], 0, sizeof(*p));
+		p[s->net.nports].port = p[s->net.nports].to = 1965;
+		p[s->net.nports].line = g->gemini_line;
+		s->net.ports = p;
+		s->net.nports++;
+		port = 1;
+	}
+	if (!port)
+		sp_err(c, g->gemini_line, "site %s: gemini: no host port "
+		    "goes to the Gemini jail: add 'PORT -> 1965' to "
+		    "network.ports", g->name ? g->name : "?");
 }
 
 void

@@ -634,6 +634,12 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	b.out_dir = build_path(&b, b.c.output_dir);
 	fs_bound_init(&b.bound, b.site_dir, b.c.follow_external_symlinks, d);
 	snprintf(st->output, sizeof(st->output), "%s", b.out_dir);
+	if (b.c.gemini) {
+		char *capsule = build_path(&b, b.c.gemini_output_dir);
+
+		snprintf(st->capsule, sizeof(st->capsule), "%s", capsule);
+		free(capsule);
+	}
 	if (o->themes_builtin == NULL) {
 		diag_error(d, NULL, 0, "the built-in themes folder was not "
 		    "found (set SSG_DATADIR to the folder that holds themes/)");

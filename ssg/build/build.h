@@ -48,6 +48,7 @@ struct build_stats {
 	size_t	 highlighters_started;	/* helper processes started */
 	char	 theme[64];	/* the theme used (after 'random') */
 	char	 output[4096];	/* the output folder */
+	char	 capsule[4096];	/* the Gemini capsule's, "" without gemini */
 };
 
 /*

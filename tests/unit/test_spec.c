@@ -166,6 +166,40 @@ overlap(void)
 	diag_free(d);
 }
 
+/* gemini: true: the Gemini jail at subnet + 9 and, without a ports:
+ * list, the host's 1965 forwarded to it. */
+static void
+gemini(void)
+{
+	static const char text[] =
+	    "platform: linux-netns\n"
+	    "network: {bridge: br9, subnet: 10.231.0.0/24, proxy: 10.231.0.2}\n"
+	    "proxy: {kind: caddy, tls: internal}\n"
+	    "releases: {root: /srv/x}\n"
+	    "sites:\n"
+	    "  - {name: a, domains: a.test, source: /}\n"
+	    "  - {name: b, domains: b.test, source: /, gemini: true}\n";
+	struct diag *d = diag_new();
+	struct spec *s = spec_parse("deploy.yaml", text, sizeof(text) - 1, d);
+
+	CHECK(s != NULL, "gemini spec refused");
+	if (s == NULL) {
+		diag_print(d, 0, stderr, 0);
+		diag_free(d);
+		return;
+	}
+	CHECK(spec_gemini_site(s) == &s->sites[1], "the Gemini site is b");
+	CHECK(strcmp(s->net.gemini_str, "10.231.0.9") == 0,
+	    "Gemini jail address %s", s->net.gemini_str);
+	CHECK(s->net.nports == 3 && s->net.ports[2].port == 1965 &&
+	    s->net.ports[2].to == 1965 && s->net.ports[2].addr == NULL,
+	    "default ports: 80, 443 and 1965");
+	CHECK(s->sites[0].gemini == 0 && s->sites[1].gemini == 1,
+	    "gemini read per site");
+	spec_free(s);
+	diag_free(d);
+}
+
 static void
 empty(void)
 {
@@ -263,6 +297,7 @@ main(int argc, char **argv)
 	good();
 	fleet();
 	overlap();
+	gemini();
 	empty();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
