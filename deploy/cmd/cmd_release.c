@@ -22,6 +22,7 @@
 #include "driver.h"
 #include "fsutil.h"
 #include "fleet.h"
+#include "freebsd.h"
 #include "health.h"
 #include "mem.h"
 #include "plan.h"
@@ -67,6 +68,18 @@ settle(const struct spec *s, const struct spec_site *site, const char *id,
 	    s->platform == PLATFORM_LINUX_NETNS &&
 	    (drv = driver_open(s, d)) != NULL)
 		ho.ca = drv->ops->proxy_ca(drv);
+	/* gmid (FreeBSD) holds the capsule folder it opened at start;
+	 * molly-brown resolves current per request like nginx. */
+	if (site->gemini && s->platform != PLATFORM_LINUX_NETNS) {
+		struct driver *g = driver_open(s, d);
+
+		if (g == NULL || freebsd_gemini_restart(g, d) == -1) {
+			driver_free(g);
+			driver_free(drv);
+			return -1;
+		}
+		driver_free(g);
+	}
 	for (i = 0; i < 10; i++) {
 		struct timespec ts = { 0, 500000000 };
 

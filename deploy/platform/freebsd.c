@@ -24,9 +24,23 @@ is_proxy(const char *jail)
 	return strcmp(jail, "proxy") == 0;
 }
 
+static int
+is_gemini(const char *jail)
+{
+	return strcmp(jail, "gemini") == 0;
+}
+
+/*
+ * The Gemini jail runs gmid (net/gmid): a maintained port with a check
+ * mode (gmid -n, used before a config replaces the live one), privilege
+ * separation and a chroot of its own. net/vger is an inetd service that
+ * needs a separate TLS terminator in front.
+ */
 const char *
 fb_server(const struct spec *s, const char *jail)
 {
+	if (is_gemini(jail))
+		return "gmid";
 	return is_proxy(jail) && s->proxy.kind == PROXY_CADDY ? "caddy" :
 	    "nginx";
 }
@@ -34,8 +48,65 @@ fb_server(const struct spec *s, const char *jail)
 const char *
 fb_conf_file(const struct spec *s, const char *jail)
 {
+	if (is_gemini(jail))
+		return FB_GMID_CONF;
 	return is_proxy(jail) && s->proxy.kind == PROXY_CADDY ?
 	    FB_CADDY_DIR "/Caddyfile" : FB_NGINX_DIR "/nginx.conf";
+}
+
+const char *
+fb_jail_addr(const struct spec *s, const char *jail)
+{
+	const struct spec_site *site = spec_site(s, jail);
+
+	if (is_gemini(jail))
+		return s->net.gemini_str;
+	return site ? site->addr_str : s->net.proxy_str;
+}
+
+const char *
+fb_site_of(const struct spec *s, const char *jail)
+{
+	if (is_proxy(jail))
+		return NULL;
+	if (is_gemini(jail))
+		return spec_gemini_site(s) ? spec_gemini_site(s)->name : NULL;
+	return jail;
+}
+
+void
+fb_gemini_tls_dir(const struct spec *s, struct buf *out)
+{
+	buf_printf(out, "%s/jails/gemini/tls", s->state);
+}
+
+void
+fb_gemini_cert(const struct spec *s, struct fb_script *sc)
+{
+	const struct spec_site *site = spec_gemini_site(s);
+	struct buf dir = BUF_INIT, crt = BUF_INIT, key = BUF_INIT;
+	struct buf subj = BUF_INIT, san = BUF_INIT;
+
+	if (site == NULL || site->ndomains == 0)
+		return;
+	fb_gemini_tls_dir(s, &dir);
+	buf_printf(&crt, "%s/cert.pem", dir.ptr);
+	buf_printf(&key, "%s/key.pem", dir.ptr);
+	buf_printf(&subj, "/CN=%s", site->domains[0]);
+	buf_printf(&san, "subjectAltName=DNS:%s", site->domains[0]);
+	fb_cmd(sc, "mkdir", "-p", dir.ptr, NULL);
+	fb_cmd(sc, "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+	    "ec_paramgen_curve:prime256v1", "-nodes", "-days", "36500",
+	    "-subj", subj.ptr, "-addext", san.ptr, "-keyout", key.ptr,
+	    "-out", crt.ptr, NULL);
+	fb_guard(sc, "test", "-s", crt.ptr, NULL);
+	/* gmid reads both as root, before it drops privileges. */
+	fb_cmd(sc, "chmod", "600", key.ptr, NULL);
+	buf_release(&dir);
+	buf_release(&crt);
+	buf_release(&key);
+	buf_release(&subj);
+	buf_release(&san);
 }
 
 /* FreeBSD has no www-data: the ports' servers run as www. */
@@ -51,7 +122,12 @@ fb_check_argv(const struct spec *s, const char *jail, const char *tmp,
 {
 	size_t n = 0;
 
-	if (strcmp(fb_server(s, jail), "caddy") == 0) {
+	if (strcmp(fb_server(s, jail), "gmid") == 0) {
+		argv[n++] = "gmid";
+		argv[n++] = "-n";
+		argv[n++] = "-c";
+		argv[n++] = tmp;
+	} else if (strcmp(fb_server(s, jail), "caddy") == 0) {
 		argv[n++] = "caddy";
 		argv[n++] = "validate";
 		argv[n++] = "--config";
@@ -167,6 +243,7 @@ fb_pf_conf(const struct spec *s, const char *ext_if, int ssh_port,
 	    "ext_if=\"%s\"\n"
 	    "jail_net=\"%s\"\n"
 	    "proxy=\"%s\"\n"
+	    "%s%s%s"
 	    "\n"
 	    "set block-policy return\n"
 	    "# One state per proxied connection: room for many clients.\n"
@@ -178,16 +255,22 @@ fb_pf_conf(const struct spec *s, const char *ext_if, int ssh_port,
 	    "# whole subnet instead.\n"
 	    "table <jails> persist\n"
 	    "nat on $ext_if from $jail_net to any -> ($ext_if:0)\n",
-	    s->name, ext_if, s->net.subnet_str, s->net.proxy_str);
+	    s->name, ext_if, s->net.subnet_str, s->net.proxy_str,
+	    s->net.gemini ? "gemini=\"" : "", s->net.gemini ? s->net.gemini_str :
+	    "", s->net.gemini ? "\"\n" : "");
 	for (i = 0; i < s->net.nports; i++) {
 		const struct spec_port *p = &s->net.ports[i];
 
+		/* 1965 goes to the Gemini jail, when the host has one */
+		if (p->to == 1965 && s->net.gemini == 0)
+			continue;
 		buf_adds(out, "rdr pass on $ext_if inet proto tcp from any to ");
 		if (p->addr != NULL)
 			buf_adds(out, p->addr);
 		else
 			buf_adds(out, "($ext_if)");
-		buf_printf(out, " port %d -> $proxy port %d\n", p->port, p->to);
+		buf_printf(out, " port %d -> $%s port %d\n", p->port,
+		    p->to == 1965 ? "gemini" : "proxy", p->to);
 	}
 	if (anchors)
 		buf_adds(out, "rdr-anchor \"rdr/*\"\n");
@@ -380,6 +463,8 @@ fb_observe(struct driver *drv, struct observed *o, struct diag *d)
 	for (i = 0; i < s->nsites; i++)
 		fb_observed_add(o, s->sites[i].name, 1);
 	fb_observed_add(o, "proxy", 1);
+	if (spec_gemini_site(s) != NULL)
+		fb_observed_add(o, "gemini", 1);
 	if (fd->fl->observe_jails(fd, o, d) == -1)
 		goto out;
 	/* Site folders: data to keep, or left from a removed site. */
@@ -445,7 +530,11 @@ fb_config(struct driver *drv, const char *jail, struct buf *out, char **path,
 	struct buf hp = BUF_INIT;
 	int rc;
 
-	if (!is_proxy(jail) && (site = spec_site(&s, jail)) == NULL) {
+	if (is_gemini(jail))
+		site = spec_gemini_site(&s);
+	else if (!is_proxy(jail))
+		site = spec_site(&s, jail);
+	if (!is_proxy(jail) && site == NULL) {
 		diag_error(d, s.file, 0, "unknown site '%s'", jail);
 		return -1;
 	}
@@ -455,7 +544,9 @@ fb_config(struct driver *drv, const char *jail, struct buf *out, char **path,
 	p.mime_types = FB_NGINX_DIR "/mime.types";
 	p.admin = FB_CADDY_ADMIN;
 	p.data = FB_CADDY_DATA;
-	if (site != NULL)
+	if (is_gemini(jail))
+		rc = confgen_gmid(out, &s, site, &p);
+	else if (site != NULL)
 		rc = confgen_site_nginx(out, &s, site, &p);
 	else if (s.proxy.kind == PROXY_CADDY)
 		rc = confgen_caddy(out, &s, &p);
@@ -568,17 +659,38 @@ freebsd_plan_script(struct driver *drv, const struct plan *p, struct buf *out,
 	return rc;
 }
 
+int
+freebsd_gemini_restart(struct driver *drv, struct diag *d)
+{
+	struct fb_driver *fd = (struct fb_driver *)drv;
+	struct fb_script sc = { NULL, 0, 0 };
+	struct action a;
+	int rc = -1;
+
+	if (strncmp(drv->ops->platform, "freebsd-", 8) != 0)
+		return 0;
+	memset(&a, 0, sizeof(a));
+	a.kind = ACT_SERVICE_STOP;
+	a.target = "gemini";
+	if (fd->fl->commands(fd, &a, &sc, d) == 0) {
+		a.kind = ACT_SERVICE_START;
+		if (fd->fl->commands(fd, &a, &sc, d) == 0)
+			rc = fb_host_exec(fd->host, &sc, d);
+	}
+	fb_script_release(&sc);
+	return rc;
+}
+
 void
 fb_describe(struct driver *drv, const char *jail, struct buf *out)
 {
 	struct fb_driver *fd = (struct fb_driver *)drv;
 	const struct spec *s = drv->spec;
-	const struct spec_site *site = spec_site(s, jail);
 
 	buf_adds(out, "jail ");
 	fb_jail_name(s, jail, out);
 	buf_printf(out, " (%s), address %s, %s, config ", fd->fl->platform,
-	    site ? site->addr_str : s->net.proxy_str, fb_server(s, jail));
+	    fb_jail_addr(s, jail), fb_server(s, jail));
 	fd->fl->jail_root(fd, jail, out);
 	buf_adds(out, fb_conf_file(s, jail));
 }

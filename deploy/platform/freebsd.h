@@ -89,6 +89,8 @@ void	fb_replay_key(char *const argv[], struct buf *out);
 #define FB_CADDY_ADMIN	"/var/run/caddy/caddy.sock"
 #define FB_CADDY_DATA	"/var/db/caddy/data/caddy"
 #define FB_PF_CONF	"/etc/pf.conf"
+#define FB_GMID_CONF	"/usr/local/etc/gmid.conf"
+#define FB_JAIL_TLS	FB_JAIL_STATE "/tls"
 
 struct fb_driver;
 
@@ -132,10 +134,30 @@ void	fb_driver_replay(struct driver *drv, const char *dir);
 int	freebsd_plan_script(struct driver *drv, const struct plan *p,
 	    struct buf *out, struct diag *d);
 
+/*
+ * Restarts the Gemini jail's gmid, which opens the capsule folder when it
+ * starts: after a switch it serves the new current. 0 or -1.
+ */
+int	freebsd_gemini_restart(struct driver *drv, struct diag *d);
+
 /* Host name of a jail: "<spec name>-<jail>". */
 void	fb_jail_name(const struct spec *s, const char *jail, struct buf *out);
-/* "nginx" or "caddy". */
+/* "nginx", "caddy", or "gmid" for the Gemini jail. */
 const char *fb_server(const struct spec *s, const char *jail);
+/* The jail's address: a site's, the proxy's or the Gemini jail's. */
+const char *fb_jail_addr(const struct spec *s, const char *jail);
+/* The site whose releases the jail shows at FB_JAIL_ROOT (a site's own,
+ * the Gemini site's for "gemini"), or NULL for the proxy. */
+const char *fb_site_of(const struct spec *s, const char *jail);
+/*
+ * The Gemini jail's certificate, self-signed for the site's first domain:
+ * made on the host in state/jails/gemini/tls (the folder is mounted
+ * read-only at FB_JAIL_TLS), only when it is not there yet, so a jail
+ * made again keeps the certificate its readers pinned.
+ */
+void	fb_gemini_cert(const struct spec *s, struct fb_script *sc);
+/* That folder on the host, appended to out. */
+void	fb_gemini_tls_dir(const struct spec *s, struct buf *out);
 /* In-jail path of the jail's server config. */
 const char *fb_conf_file(const struct spec *s, const char *jail);
 /* The user nginx runs as: spec user, www for Debian's default. */

@@ -52,8 +52,11 @@ dump(struct driver *drv, const char *dir, int bykey, struct diag *d)
 	size_t i;
 	int rc = 0;
 
-	for (i = 0; i <= s->nsites && rc == 0; i++) {
-		const char *jail = i < s->nsites ? s->sites[i].name : "proxy";
+	/* the sites, the proxy, then the Gemini jail when there is one */
+	for (i = 0; i <= s->nsites + (spec_gemini_site(s) != NULL) && rc == 0;
+	    i++) {
+		const char *jail = i < s->nsites ? s->sites[i].name :
+		    i == s->nsites ? "proxy" : "gemini";
 
 		buf_clear(&text);
 		buf_clear(&name);

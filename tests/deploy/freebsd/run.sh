@@ -56,6 +56,8 @@ bastille-three|specs/bastille-three.yaml obs/fresh-bastille
 bastille-nginx|specs/bastille-nginx.yaml obs/fresh-bastille
 jail-one|specs/jail-one.yaml obs/fresh-jail
 jail-nginx|specs/jail-nginx.yaml obs/fresh-jail
+bastille-gemini|specs/bastille-gemini.yaml obs/fresh-bastille
+jail-gemini|specs/jail-gemini.yaml obs/fresh-jail
 bastille-add-site|specs/bastille-four.yaml THREE
 bastille-remove-site|specs/bastille-two.yaml THREE
 bastille-destroy-site|-s shop specs/bastille-three.yaml THREE
@@ -92,6 +94,20 @@ done >"$T/golden.out"
 grep -v '^ok$' "$T/golden.out" | sed 's/^ko /FAIL: /'
 pass=$((pass + $(grep -c '^ok$' "$T/golden.out")))
 fail=$((fail + $(grep -c '^ko ' "$T/golden.out")))
+
+# The Gemini jail: gmid, its config checked by gmid -n before it is used,
+# the capsule's releases and the certificate folder mounted read-only, the
+# certificate made only when missing (kept across applies).
+for g in golden/bastille-gemini.sh golden/jail-gemini.sh; do
+	if grep -q '^# [0-9]*/[0-9]* create-jail gemini 10.17.0.9$' "$g" &&
+	    grep -q 'install -y gmid$' "$g" &&
+	    grep -q 'gmid -n -c /usr/local/etc/gmid.conf.new$' "$g" &&
+	    grep -q '^test -s /var/db/deploy/www/jails/gemini/tls/cert.pem || openssl req -x509 ' "$g" &&
+	    grep -q '/usr/local/deploy/sites/blog .*/usr/local/www/site nullfs ro' "$g" &&
+	    grep -q '/var/db/deploy/www/jails/gemini/tls .*/var/deploy/tls nullfs ro' "$g" &&
+	    grep -q '^# [0-9]*/[0-9]* start-server gemini gmid$' "$g"; then ok
+	else ko "$g: the Gemini jail is not planned as expected"; fi
+done
 
 # Hosts that match their spec: nothing to do.
 for c in "specs/bastille-three.yaml $T/three" "specs/jail-one.yaml $T/onejail"; do
@@ -150,6 +166,21 @@ for spec in specs/*.yaml; do
 	fi
 	for f in "$d"/*.conf; do
 		case $f in */pf.conf) continue ;; esac
+		# gmid is not packaged for Debian: its config's shape instead
+		# (the plan runs gmid -n on the host before using it).
+		case $f in */gemini.conf)
+			if grep -qx 'user "www"' "$f" &&
+			    grep -qx 'chroot "/usr/local/www/site"' "$f" &&
+			    grep -qx 'server "blog.example.org" {' "$f" &&
+			    grep -qx '	listen on \* port 1965' "$f" &&
+			    grep -qx '	cert "/var/deploy/tls/cert.pem"' "$f" &&
+			    grep -qx '	key "/var/deploy/tls/key.pem"' "$f" &&
+			    grep -qx '	root "/current/.capsule"' "$f" &&
+			    [ "$(grep -c '{' "$f")" = "$(grep -c '}' "$f")" ] &&
+			    ! grep -v '^#' "$f" | grep -q '\$'; then ok
+			else ko "gmid.conf $n: unexpected shape: $(cat "$f")"; fi
+			continue ;;
+		esac
 		sed -e "s|/var/deploy|$d/var/deploy|g" \
 		    -e "s|/usr/local/etc/nginx/mime.types|/etc/nginx/mime.types|" \
 		    -e "s|/usr/local/www/site|$d/site|g" \
@@ -176,6 +207,14 @@ for spec in specs/*.yaml; do
 		/^pass in quick on \$ext_if inet proto tcp .* port 22 flags any keep state$/ && !e { e = NR }
 		END { print (a && a < b && b < c && c < e) ? "ordered" : "wrong " a " " b " " c " " e }' "$pf")
 	if [ "$order" = ordered ]; then ok; else ko "pf.conf $n: $order"; fi
+	case $n in *-gemini)
+		if grep -qx 'gemini="10.17.0.9"' "$pf" &&
+		    grep -qx 'rdr pass on $ext_if inet proto tcp from any to ($ext_if) port 1965 -> $gemini port 1965' "$pf" &&
+		    [ "$(grep -n 'port 1965 -> $gemini' "$pf" | cut -d: -f1)" -lt "$(grep -nx 'block in all' "$pf" | cut -d: -f1)" ]
+		then ok; else ko "pf.conf $n: no rdr of 1965 to the Gemini jail before block"; fi ;;
+	*)
+		if grep -q '1965' "$pf"; then ko "pf.conf $n: 1965 without gemini"; else ok; fi ;;
+	esac
 	if grep -q '<jails>' "$pf" && ! grep -q 'from <jails>' "$pf"; then ok
 	else ko "pf.conf $n: NAT must not rely on the <jails> table"; fi
 	anchors=$(grep -c '^rdr-anchor "rdr/\*"$\|^anchor "bastille/\*"$' "$pf")
