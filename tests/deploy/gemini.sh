@@ -159,6 +159,10 @@ check "the release holds the capsule beside the HTML" sh -c \
 check "nginx does not serve the capsule over HTTPS" sh -c \
     "[ \"\$(curl -s -o /dev/null -w '%{http_code}' --cacert state/proxy/data/pki/authorities/local/root.crt --resolve cap.test:$https_port:127.0.0.1 https://cap.test:$https_port/.capsule/index.gmi)\" = 404 ]"
 
+"$DEPLOY" status > status.out 2>&1
+check "status: the Gemini jail and its server" grep -q '^gemini .*molly-brown pid' status.out
+check "status: the site's health over Gemini" grep -q "ok   gemini://cap.test/ 20 text/gemini release $r1" status.out
+
 # --- a second push: the new release over Gemini --------------------------
 printf -- '---\ntitle: Second post\ndate: 2025-02-03 10:00\n---\nAgain.\n' \
     > site/posts/2025-02-03-second.md
