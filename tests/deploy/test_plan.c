@@ -204,6 +204,44 @@ main(void)
 
 	observed_release(&o);
 	spec_free(s);
+
+	/* A site with gemini: the Gemini jail after the proxy, before the
+	 * firewall that forwards 1965 to it, with its own server. */
+	{
+		static const char gtext[] =
+		    "name: t\n"
+		    "platform: linux-netns\n"
+		    "network: {bridge: tb0, subnet: 10.231.5.0/24, "
+		    "proxy: 10.231.5.2}\n"
+		    "proxy: {kind: caddy, tls: internal}\n"
+		    "releases: {root: /srv/t}\n"
+		    "sites:\n"
+		    "  - {name: a, domains: a.test, source: /, gemini: true}\n";
+
+		s = spec_parse("deploy.yaml", gtext, sizeof(gtext) - 1, d);
+		CHECK(s != NULL, "gemini spec");
+		if (s != NULL) {
+			drv.spec = s;
+			memset(&o, 0, sizeof(o));
+			expect(&drv, &o, PLAN_APPLY, NULL,
+			    "create-network tb0\n"
+			    "create-jail a\n" "write-config a\n"
+			    "start-server a\n"
+			    "create-jail proxy\n" "write-config proxy\n"
+			    "start-server proxy\n"
+			    "create-jail gemini\n" "write-config gemini\n"
+			    "start-server gemini\n"
+			    "load-firewall t\n",
+			    "gemini: its jail after the proxy");
+			memset(&p, 0, sizeof(p));
+			CHECK(plan_build(&p, &drv, &o, PLAN_APPLY, NULL, d) == 0 &&
+			    p.n == 11 && strcmp(p.v[7].args[0], "10.231.5.9") == 0 &&
+			    strcmp(p.v[9].args[0], "molly-brown") == 0,
+			    "gemini: address subnet + 9, molly-brown");
+			plan_release(&p);
+			spec_free(s);
+		}
+	}
 	diag_free(d);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
