@@ -347,7 +347,9 @@ cmd_logs(int argc, char **argv)
 	if ((full = dc_load(&o, d, 0)) == NULL)
 		return dc_report(d, 1);
 	s = dc_host(full, &o);
-	proxy = strcmp(o.pos[0], "proxy") == 0;
+	/* the host's own jails: the proxy, and the Gemini jail if any */
+	proxy = strcmp(o.pos[0], "proxy") == 0 ||
+	    (strcmp(o.pos[0], "gemini") == 0 && spec_gemini_site(s) != NULL);
 	if (!proxy && !spec_fleet_has_site(full, o.pos[0])) {
 		diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
 		spec_free(full);

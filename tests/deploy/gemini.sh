@@ -163,6 +163,9 @@ check "nginx does not serve the capsule over HTTPS" sh -c \
 check "status: the Gemini jail and its server" grep -q '^gemini .*molly-brown pid' status.out
 check "status: the site's health over Gemini" grep -q "ok   gemini://cap.test/ 20 text/gemini release $r1" status.out
 
+"$DEPLOY" logs gemini > logs.out 2>&1
+check "deploy logs gemini: the capsule's requests" grep -q 'gemini://cap.test/' logs.out
+
 # --- a second push: the new release over Gemini --------------------------
 printf -- '---\ntitle: Second post\ndate: 2025-02-03 10:00\n---\nAgain.\n' \
     > site/posts/2025-02-03-second.md
