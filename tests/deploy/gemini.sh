@@ -181,6 +181,19 @@ check "rollback takes the capsule back too" sh -c "grep -q 'First post' g3.out &
 gemget gemini://cap.test/.well-known/release > g4.out
 check "... to release $r1" sh -c "tail -1 g4.out | grep -qx '$r1'"
 
+# A capsule that serves another release than the HTML fails the check.
+rel=www/cap/current/.capsule/.well-known/release
+cp "$rel" rel.keep
+echo 20000101T000000Z-000000000000 > "$rel"
+out=$("$DEPLOY" health cap 2>&1); rc=$?
+if [ $rc -ne 0 ] && echo "$out" | grep -q "gemini://cap.test/ serves release 20000101T000000Z-000000000000, not $r1"; then
+	ok "health: a capsule on another release than the HTML fails"
+else
+	bad "health with a stale capsule: rc=$rc $out"
+fi
+cp rel.keep "$rel"
+out=$("$DEPLOY" health cap 2>&1) && ok "health: both on $r1 again" || bad "health: $out"
+
 # --- the Gemini jail cannot write ---------------------------------------
 mpid=$(cat state/gemini/run/molly-brown.pid 2>/dev/null)
 refuse "the Gemini jail cannot write its capsule" \
