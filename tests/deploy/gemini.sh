@@ -216,6 +216,21 @@ fp2=$(fingerprint)
 check "same certificate after a second apply" sh -c "[ -n '$fp2' ] && [ '$fp1' = '$fp2' ]"
 echo "certificate: $fp2"
 
+# --- gemini turned off: the jail goes, the site stays -----------------------
+mpid=$(cat state/gemini/run/molly-brown.pid 2>/dev/null)
+sed -e 's|^    gemini: true|    gemini: false|' -e '/-> 1965/d' deploy.yaml > off.yaml
+"$DEPLOY" apply -c off.yaml > off.out 2>&1 && ok "apply with gemini off" ||
+    { bad "apply with gemini off"; cat off.out; }
+check "... removes the Gemini jail and stops its server" sh -c \
+    "grep -q 'destroy-jail gemini' off.out && ! [ -e /run/netns/$name-gemini ] && ! kill -0 $mpid"
+check "... and the host no longer forwards 1965" sh -c "! nft list table ip $table | grep -q 1965"
+check "... while the site is still served over HTTPS" sh -c \
+    "curl -sf --cacert state/proxy/data/pki/authorities/local/root.crt --resolve cap.test:$https_port:127.0.0.1 https://cap.test:$https_port/ >/dev/null"
+"$DEPLOY" apply > on.out 2>&1 && ok "apply with gemini on again" || { bad "apply on again"; cat on.out; }
+fp3=$(fingerprint)
+check "... the same certificate, kept while the jail was gone" sh -c "[ -n '$fp3' ] && [ '$fp1' = '$fp3' ]"
+mpid=$(cat state/gemini/run/molly-brown.pid 2>/dev/null)
+
 # --- destroy ----------------------------------------------------------------
 "$DEPLOY" destroy -f > destroy.out 2>&1 && ok "destroy" || { bad "destroy"; cat destroy.out; }
 check "the Gemini jail is gone" sh -c "! [ -e /run/netns/$name-gemini ] && ! kill -0 $mpid"
