@@ -157,7 +157,8 @@ deps-test:
 run: deps all
 	bin/ssg serve -C content
 
-check: deps-test all $(UNIT_TESTS) $(TEST_PROGRAMS) fuzz-build
+# (the fuzz targets are built by tests/fuzz/run.sh, beside other tests)
+check: deps-test all $(UNIT_TESTS) $(TEST_PROGRAMS)
 	sh tests/run.sh
 
 unit-tests: $(UNIT_TESTS)

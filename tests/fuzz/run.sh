@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs every fuzz target (built by make fuzz-build into tests/fuzz/build/):
+# Runs every fuzz target (built first by make fuzz-build into tests/fuzz/build/):
 # first its corpus (tests/fuzz/corpus/NAME/) is replayed, then it runs for
 # SECONDS more. A crash, leak or sanitizer report fails the target and
 # leaves the input that caused it in tests/fuzz/crashes/.
@@ -13,6 +13,13 @@ fail=0
 work=$(mktemp -d /tmp/fuzz-run.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 mkdir -p tests/fuzz/crashes
+# The targets, built or brought up to date (nothing to do when they are).
+if ! ${MAKE:-make} -s -j2 fuzz-build >"$work/build.log" 2>&1; then
+	echo "FAIL make fuzz-build"
+	tail -n 30 "$work/build.log"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 for t in $targets; do
 	bin=tests/fuzz/build/fuzz_$t
 	corpus=tests/fuzz/corpus/$t
