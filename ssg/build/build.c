@@ -497,17 +497,48 @@ copy_static(const char *path, const char *rel, const struct stat *st,
 /* .ssg-cache/NAME-HASH.EXT, one per output folder, so --output elsewhere
  * keeps its own. */
 static char *
-output_state_path(const struct build *b, const char *name, const char *ext)
+state_path(const struct build *b, const char *dir, const char *name,
+    const char *ext)
 {
 	struct buf p = BUF_INIT;
 	char hex[17];
 	char *path;
 
-	hash_hex(hash64(b->out_dir, strlen(b->out_dir)), hex);
+	hash_hex(hash64(dir, strlen(dir)), hex);
 	buf_printf(&p, ".ssg-cache/%s-%s.%s", name, hex, ext);
 	path = build_path(b, p.ptr);
 	buf_release(&p);
 	return path;
+}
+
+static char *
+output_state_path(const struct build *b, const char *name, const char *ext)
+{
+	return state_path(b, b->out_dir, name, ext);
+}
+
+/* The Gemini capsule's folder and the list of the files it holds. */
+static void
+capsule_paths(const struct build *b, char **dir, char **list)
+{
+	*dir = build_path(b, b->c.gemini_output_dir);
+	*list = state_path(b, *dir, "capsule", "txt");
+}
+
+/* 1 if the capsule, when there is one, has all its files. */
+static int
+capsule_ok(const struct build *b)
+{
+	char *dir, *list;
+	int ok;
+
+	if (!b->c.gemini)
+		return 1;
+	capsule_paths(b, &dir, &list);
+	ok = capsule_intact(dir, list);
+	free(dir);
+	free(list);
+	return ok;
 }
 
 static char *
@@ -687,7 +718,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	memo = build_cached_memo(&b);
 	if (memo != 0 && memo == manifest_memo(b.old)) {
 		build_checked(&cl);
-		unread = manifest_all_found(b.old);
+		unread = manifest_all_found(b.old) && capsule_ok(&b);
 	}
 	build_trace("memo");
 	if (unread)
@@ -712,7 +743,8 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		memo = build_memo(&b);
 	build_checked(&cl);	/* the check went on while sources were read */
 	fast = unread || (!b.force && memo != 0 &&
-	    memo == manifest_memo(b.old) && manifest_all_found(b.old));
+	    memo == manifest_memo(b.old) && manifest_all_found(b.old) &&
+	    capsule_ok(&b));
 	if (fast)
 		goto carried;
 	if (index_sources(&b, threads) == -1 && o->strict)
@@ -747,10 +779,22 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	/* the Gemini capsule, from the same sources (nothing changed when
 	 * the build is carried over) */
 	if (b.c.gemini) {
-		char *capsule = build_path(&b, b.c.gemini_output_dir);
+		struct capsule_opts co;
+		char *capsule, *list;
 
-		capsule_write(&b.c, &b.ix, capsule, d);
+		memset(&co, 0, sizeof(co));
+		capsule_paths(&b, &capsule, &list);
+		co.dir = capsule;
+		co.list = list;
+		co.name = b.c.gemini_output_dir;
+		co.force = b.force;
+		co.threads = threads;
+		co.explain = o->explain;
+		co.explain_arg = o->explain_arg;
+		capsule_write(&b.c, &b.ix, &co, d);
+		build_trace("capsule");
 		free(capsule);
+		free(list);
 	}
 carried:
 

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -17,27 +18,99 @@
 #include "frontmatter.h"
 #include "fsutil.h"
 #include "gemtext.h"
+#include "hash.h"
+#include "manifest.h"
 #include "output.h"
 #include "mem.h"
+#include "pool.h"
 #include "siteindex.h"
 
-/* Where the capsule goes, and what this build wrote there. */
+/*
+ * Bumped when the capsule's format changes, so that every page is made
+ * again by the next build.
+ */
+#define CAPSULE_FORMAT	1
+
+/* Where the capsule goes, what the last build wrote there (old) and what
+ * this one has (cur), each file with the fingerprint of what it shows. */
 struct cap {
+	const struct site_config *c;
+	const struct site_index	*ix;
 	const char	*dir;
-	char		**written;	/* paths from dir */
-	size_t		 n, cap;
+	struct manifest	*old, *cur;
+	uint64_t	 base;		/* settings and format */
+	const struct capsule_opts *o;
+	unsigned char	*in;		/* posts in the capsule, by index */
+	unsigned char	*out;		/* left out after all (unreadable) */
+	struct diag	*d;
+	int		 failed;
 };
 
-static int
-cap_write(struct cap *k, const char *rel, const void *data, size_t len,
-    struct diag *d)
+/* Why rel must be made (with fingerprint fp), or NULL when the last
+ * build wrote it with that fingerprint and it is still there. */
+static const char *
+why(struct cap *k, const char *rel, uint64_t fp)
 {
-	if (k->n == k->cap) {
-		k->cap = k->cap ? 2 * k->cap : 64;
-		k->written = xrealloc(k->written, k->cap * sizeof(*k->written));
+	struct buf p = BUF_INIT;
+	struct stat st;
+	uint64_t ofp, obase;
+	const char *w = NULL;
+
+	if (k->o->force)
+		return "forced (--force or clean_output)";
+	if (!manifest_get(k->old, rel, &ofp, &obase, NULL))
+		return "new page";
+	buf_printf(&p, "%s/%s", k->dir, rel);
+	if (stat(p.ptr, &st) == -1 || !S_ISREG(st.st_mode))
+		w = "its file is missing";
+	else if (ofp != fp)
+		w = obase != k->base ? "settings changed" :
+		    "content it shows changed";
+	buf_release(&p);
+	return w;
+}
+
+/* 1 if rel is current (and listed as it is); else says why it is made. */
+static int
+current(struct cap *k, const char *rel, uint64_t fp)
+{
+	const char *w = why(k, rel, fp);
+	struct buf p = BUF_INIT;
+
+	if (w == NULL) {
+		manifest_add(k->cur, rel, fp, k->base);
+		return 1;
 	}
-	k->written[k->n++] = xstrdup(rel);
-	return output_write(k->dir, rel, data, len, NULL, d);
+	if (k->o->explain != NULL) {
+		buf_printf(&p, "%s/%s", k->o->name, rel);
+		k->o->explain(p.ptr, w, k->o->explain_arg);
+		buf_release(&p);
+	}
+	return 0;
+}
+
+/* Writes rel (unless its bytes are there) and lists it with fp. */
+static int
+cap_write_fp(struct cap *k, const char *rel, const void *data, size_t len,
+    uint64_t fp)
+{
+	if (output_write(k->dir, rel, data, len, NULL, k->d) == -1) {
+		k->failed = 1;
+		return -1;
+	}
+	manifest_add(k->cur, rel, fp, k->base);
+	return 0;
+}
+
+/* A list: what it shows is its bytes, so they are its fingerprint. */
+static int
+cap_write(struct cap *k, const char *rel, const void *data, size_t len)
+{
+	uint64_t fp = hash64(data, len) | 1;
+
+	if (current(k, rel, fp))
+		return 0;
+	return cap_write_fp(k, rel, data, len, fp);
 }
 
 static int
@@ -46,19 +119,49 @@ by_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A page or feed this build did not write: a deleted post's, say. */
+/* For a capsule made before its files were listed: removes the pages
+ * and feeds this build did not write (a deleted post's, say). */
+struct unlisted {
+	char	**written;
+	size_t	  n;
+};
+
+static void
+add_written(const char *rel, void *arg)
+{
+	struct unlisted *u = arg;
+
+	u->written[u->n++] = xstrdup(rel);
+}
+
 static int
 stale(const char *path, const char *rel, const struct stat *st, void *arg)
 {
-	struct cap *k = arg;
+	struct unlisted *u = arg;
 	size_t n = strlen(rel);
 
 	(void)st;
 	if (((n > 4 && strcmp(rel + n - 4, ".gmi") == 0) ||
-	    strcmp(rel, "atom.xml") == 0) && bsearch(&rel, k->written, k->n,
-	    sizeof(*k->written), by_str) == NULL)
+	    strcmp(rel, "atom.xml") == 0) && bsearch(&rel, u->written, u->n,
+	    sizeof(*u->written), by_str) == NULL)
 		unlink(path);
 	return 0;
+}
+
+static void
+remove_unlisted(struct cap *k)
+{
+	struct unlisted u;
+	size_t i;
+
+	u.written = xcalloc(manifest_count(k->cur) + 1, sizeof(*u.written));
+	u.n = 0;
+	manifest_foreach(k->cur, add_written, &u);
+	xqsort(u.written, u.n, sizeof(*u.written), by_str);
+	fs_walk(k->dir, stale, &u);
+	for (i = 0; i < u.n; i++)
+		free(u.written[i]);
+	free(u.written);
 }
 
 /* The capsule path of a page: index.html becomes index.gmi. */
@@ -105,29 +208,102 @@ foot(struct buf *out, const struct site_config *c, const char *url)
 		    url);
 }
 
-/* One post or page as gemtext, with the posts before and after it (or
- * NULL); 0, 1 when left out, -1 on error. */
+/* 1 if post p is in the capsule's lists. */
 static int
-page(const struct site_config *c, const struct site_index *ix,
-    const struct post *p, const struct post *newer, const struct post *older,
-    struct cap *k, struct diag *d)
+listed(const struct cap *k, const struct post *p)
 {
+	return k->in[p->index] && !k->out[p->index];
+}
+
+/* Values are length-prefixed so that adjacent fields cannot run together
+ * (as in the HTML pages' fingerprints). */
+static void
+fp_str(struct buf *b, const char *s)
+{
+	size_t n = s ? strlen(s) : (size_t)-1;
+
+	buf_add(b, &n, sizeof(n));
+	if (s)
+		buf_add(b, s, n);
+}
+
+static void
+fp_u64(struct buf *b, uint64_t v)
+{
+	buf_add(b, &v, sizeof(v));
+}
+
+/* A neighbour as its gemlog line shows it. */
+static void
+fp_link(struct buf *b, const struct post *p)
+{
+	if (p == NULL) {
+		fp_u64(b, 0);
+		return;
+	}
+	fp_u64(b, 1);
+	fp_str(b, p->title);
+	fp_str(b, p->url);
+	fp_u64(b, (uint64_t)(p->year * 10000 + p->month * 100 + p->day));
+}
+
+/*
+ * The fingerprint of a post's or page's .gmi: everything page() reads.
+ * Its text is the source file's (text_hash), the rest what lists show of
+ * it (sum_hash: title, URL, dates, author, tags), the author's name as
+ * the site resolves it, and its neighbours.
+ */
+static uint64_t
+page_fp(const struct cap *k, const struct post *p, const char *rel,
+    const struct post *newer, const struct post *older)
+{
+	struct buf b = BUF_INIT;
+	uint64_t h;
+
+	fp_u64(&b, k->base);
+	fp_str(&b, rel);
+	fp_u64(&b, (uint64_t)p->kind);
+	fp_u64(&b, p->text_hash);
+	fp_u64(&b, p->sum_hash);
+	fp_str(&b, siteindex_author(k->ix, p));
+	fp_link(&b, newer);
+	fp_link(&b, older);
+	h = hash64(b.ptr, b.len) | 1;
+	buf_release(&b);
+	return h;
+}
+
+/* One post or page as gemtext, with the posts before and after it (or
+ * NULL); 0, 1 when left out, -1 on error. Not rendered when its file
+ * holds what it would show. */
+static int
+page(struct cap *k, const struct post *p, const struct post *newer,
+    const struct post *older)
+{
+	const struct site_config *c = k->c;
 	struct buf text = BUF_INIT, gem = BUF_INIT, rel = BUF_INIT;
 	struct frontmatter fm;
-	struct diag *quiet = diag_new();
+	struct diag *quiet;
+	uint64_t fp;
 	size_t i;
 	int rc = -1;
 
 	if (p->is_html) {
-		diag_warn(d, p->src, 0, "written in HTML: not in the Gemini "
+		diag_warn(k->d, p->src, 0, "written in HTML: not in the Gemini "
 		    "capsule (its HTML does not convert reliably)");
-		rc = 1;
-		goto out;
+		return 1;
 	}
+	gmi_path(&rel, p->out_path);
+	fp = page_fp(k, p, rel.ptr, newer, older);
+	if (current(k, rel.ptr, fp)) {
+		buf_release(&rel);
+		return 0;
+	}
+	quiet = diag_new();
 	/* the build has read and checked it: its problems are reported */
 	if (fs_read(p->src, &text) == -1 || frontmatter_parse(&fm, text.ptr,
 	    text.len, p->src, quiet) == -1) {
-		diag_warn(d, p->src, 0, "cannot read it again for the Gemini "
+		diag_warn(k->d, p->src, 0, "cannot read it again for the Gemini "
 		    "capsule: left out");
 		rc = 1;
 		goto out;
@@ -136,7 +312,7 @@ page(const struct site_config *c, const struct site_index *ix,
 	if (p->kind == CONTENT_POST) {
 		buf_adds(&gem, "Published ");
 		ymd(&gem, p);
-		buf_printf(&gem, " by %s\n\n", siteindex_author(ix, p));
+		buf_printf(&gem, " by %s\n\n", siteindex_author(k->ix, p));
 	}
 	if (gemtext_from_markdown(fm.body, fm.body_len, c->smart_punctuation,
 	    &gem) == -1)
@@ -159,8 +335,7 @@ page(const struct site_config *c, const struct site_index *ix,
 	if (newer != NULL)
 		gemlog_line(&gem, "Newer:", newer);
 	foot(&gem, c, p->url);
-	gmi_path(&rel, p->out_path);
-	rc = cap_write(k, rel.ptr, gem.ptr, gem.len, d);
+	rc = cap_write_fp(k, rel.ptr, gem.ptr, gem.len, fp);
 out:
 	diag_free(quiet);
 	buf_release(&text);
@@ -171,9 +346,10 @@ out:
 
 /* tags/index.gmi and one page per tag. */
 static int
-tags(const struct site_config *c, const struct site_index *ix,
-    struct cap *k, const unsigned char *in, struct diag *d)
+tags(struct cap *k)
 {
+	const struct site_config *c = k->c;
+	const struct site_index *ix = k->ix;
 	struct buf all = BUF_INIT, one = BUF_INIT, rel = BUF_INIT;
 	size_t i, j;
 	int rc = 0;
@@ -187,17 +363,17 @@ tags(const struct site_config *c, const struct site_index *ix,
 		buf_clear(&one);
 		buf_printf(&one, "# Posts tagged %s\n\n", t->name);
 		for (j = 0; j < t->nposts; j++)
-			if (in[t->posts[j]->index])
+			if (listed(k, t->posts[j]))
 				gemlog_line(&one, NULL, t->posts[j]);
 		buf_adds(&one, "\n=> /tags/index.gmi All tags");
 		foot(&one, c, NULL);
 		buf_clear(&rel);
 		buf_printf(&rel, "tags/%s/index.gmi", t->slug);
-		if (cap_write(k, rel.ptr, one.ptr, one.len, d) == -1)
+		if (cap_write(k, rel.ptr, one.ptr, one.len) == -1)
 			rc = -1;
 	}
 	foot(&all, c, NULL);
-	if (cap_write(k, "tags/index.gmi", all.ptr, all.len, d) == -1)
+	if (cap_write(k, "tags/index.gmi", all.ptr, all.len) == -1)
 		rc = -1;
 	buf_release(&all);
 	buf_release(&one);
@@ -207,9 +383,10 @@ tags(const struct site_config *c, const struct site_index *ix,
 
 /* archives/index.gmi: every post, by month, newest first. */
 static int
-archives(const struct site_config *c, const struct site_index *ix,
-    struct cap *k, const unsigned char *in, struct diag *d)
+archives(struct cap *k)
 {
+	const struct site_config *c = k->c;
+	const struct site_index *ix = k->ix;
 	struct buf g = BUF_INIT;
 	size_t i, j;
 	int rc;
@@ -220,11 +397,11 @@ archives(const struct site_config *c, const struct site_index *ix,
 
 		buf_printf(&g, "\n## %04d-%02d\n\n", m->year, m->month);
 		for (j = 0; j < m->nposts; j++)
-			if (in[m->posts[j]->index])
+			if (listed(k, m->posts[j]))
 				gemlog_line(&g, NULL, m->posts[j]);
 	}
 	foot(&g, c, NULL);
-	rc = cap_write(k, "archives/index.gmi", g.ptr, g.len, d);
+	rc = cap_write(k, "archives/index.gmi", g.ptr, g.len);
 	buf_release(&g);
 	return rc;
 }
@@ -234,16 +411,17 @@ archives(const struct site_config *c, const struct site_index *ix,
 
 /* atom.xml with gemini:// links; needs gemini_url for absolute ids. */
 static int
-atom(const struct site_config *c, const struct site_index *ix,
-    struct cap *k, const unsigned char *in, struct diag *d)
+atom(struct cap *k)
 {
+	const struct site_config *c = k->c;
+	const struct site_index *ix = k->ix;
 	struct buf x = BUF_INIT, u = BUF_INIT;
 	size_t i, n = 0;
 	time_t newest = 0;
 	int rc;
 
 	for (i = 0; i < ix->nposts; i++)
-		if (in[ix->posts[i]->index] && ix->posts[i]->lastmod > newest)
+		if (listed(k, ix->posts[i]) && ix->posts[i]->lastmod > newest)
 			newest = ix->posts[i]->lastmod;
 	buf_adds(&x, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
 	    "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>");
@@ -261,7 +439,7 @@ atom(const struct site_config *c, const struct site_index *ix,
 		const struct post *p = ix->posts[i];
 		const char *who = siteindex_author(ix, p);
 
-		if (!in[p->index])
+		if (!listed(k, p))
 			continue;
 		n++;
 		buf_clear(&u);
@@ -288,7 +466,7 @@ atom(const struct site_config *c, const struct site_index *ix,
 		buf_adds(&x, "</entry>\n");
 	}
 	buf_adds(&x, "</feed>\n");
-	rc = cap_write(k, "atom.xml", x.ptr, x.len, d);
+	rc = cap_write(k, "atom.xml", x.ptr, x.len);
 	buf_release(&x);
 	buf_release(&u);
 	return rc;
@@ -297,54 +475,86 @@ atom(const struct site_config *c, const struct site_index *ix,
 /* The nearest post before (step -1: newer) or after (1: older) posts[i]
  * that is in the capsule, or NULL. */
 static const struct post *
-neighbour(const struct site_index *ix, const unsigned char *in, size_t i,
-    int step)
+neighbour(const struct cap *k, size_t i, int step)
 {
+	const struct site_index *ix = k->ix;
 	size_t j = i;
 
 	while (step < 0 ? j-- > 0 : ++j < ix->nposts)
-		if (in[ix->posts[j]->index])
+		if (k->in[ix->posts[j]->index])
 			return ix->posts[j];
 	return NULL;
 }
 
+/* Post i, then page i - nposts, on a worker thread. */
+static void
+page_one(size_t i, void *arg)
+{
+	struct cap *k = arg;
+	const struct site_index *ix = k->ix;
+	const struct post *p;
+	int rc;
+
+	if (i < ix->nposts) {
+		p = ix->posts[i];
+		rc = page(k, p, neighbour(k, i, -1), neighbour(k, i, 1));
+		if (rc != 0)	/* each worker marks only its own post */
+			k->out[p->index] = 1;
+	} else
+		page(k, ix->pages[i - ix->nposts], NULL, NULL);
+}
+
 int
 capsule_write(const struct site_config *c, const struct site_index *ix,
-    const char *dir, struct diag *d)
+    const struct capsule_opts *o, struct diag *d)
 {
+	const char *dir = o->dir, *list = o->list;
 	struct buf idx = BUF_INIT, url = BUF_INIT;
-	struct cap kk = { dir, NULL, 0, 0 }, *k = &kk;
-	unsigned char *in;
+	struct cap kk, *k = &kk;
+	uint64_t hb[2];
 	size_t i, max = 0;
-	int rc = 0;
+	int rc = 0, had_list;
 
-	if (fs_mkdirs_published(dir) == -1) {
+	/* (replaced files go through dir/.ssg-tmp, removed at the end) */
+	if (fs_mkdirs_published(dir) == -1 || output_begin(dir) == -1) {
 		diag_error(d, dir, 0, "cannot create the capsule folder");
 		return -1;
 	}
+	memset(k, 0, sizeof(*k));
+	k->c = c;
+	k->ix = ix;
+	k->dir = dir;
+	k->d = d;
+	k->o = o;
+	k->old = manifest_new();
+	k->cur = manifest_new();
+	manifest_load(k->old, list, d);
+	had_list = manifest_count(k->old) > 0;
+	manifest_index(k->old);
+	hb[0] = config_hash(c);
+	hb[1] = CAPSULE_FORMAT;
+	k->base = hash64(hb, sizeof(hb));
 	/* Which posts made it into the capsule, by their index. */
 	for (i = 0; i < ix->nposts; i++)
 		if (ix->posts[i]->index + 1 > max)
 			max = ix->posts[i]->index + 1;
-	in = xcalloc(max + 1, 1);
+	k->in = xcalloc(max + 1, 1);
+	k->out = xcalloc(max + 1, 1);
+	/* Posts written in HTML are not in it: neighbours skip them. */
+	for (i = 0; i < ix->nposts; i++)
+		k->in[ix->posts[i]->index] = !ix->posts[i]->is_html;
+	pool_for(o->threads ? o->threads : 1, ix->nposts + ix->npages, page_one, k);
+
 	buf_printf(&idx, "# %s\n\n%s\n\n", c->site_title, c->site_description);
 	if (ix->nposts > 0)
 		buf_adds(&idx, "## Posts\n\n");
-	/* Posts written in HTML are not in it: neighbours skip them. */
 	for (i = 0; i < ix->nposts; i++)
-		in[ix->posts[i]->index] = !ix->posts[i]->is_html;
-	for (i = 0; i < ix->nposts; i++) {
-		if (page(c, ix, ix->posts[i], neighbour(ix, in, i, -1),
-		    neighbour(ix, in, i, 1), k, d) != 0) {
-			in[ix->posts[i]->index] = 0;
-			continue;
-		}
-		gemlog_line(&idx, NULL, ix->posts[i]);
-	}
+		if (listed(k, ix->posts[i]))
+			gemlog_line(&idx, NULL, ix->posts[i]);
 	if (ix->npages > 0)
 		buf_adds(&idx, "\n## Pages\n\n");
 	for (i = 0; i < ix->npages; i++) {
-		if (page(c, ix, ix->pages[i], NULL, NULL, k, d) != 0)
+		if (ix->pages[i]->is_html)
 			continue;
 		buf_clear(&url);
 		gemtext_url(&url, ix->pages[i]->url);
@@ -357,24 +567,56 @@ capsule_write(const struct site_config *c, const struct site_index *ix,
 		    "capsule's address\n", c->gemini_url);
 	if (c->site_url[0] != '\0')
 		buf_printf(&idx, "=> %s/ On the web\n", c->site_url);
-	if (cap_write(k, "index.gmi", idx.ptr, idx.len, d) == -1 ||
-	    tags(c, ix, k, in, d) == -1 || archives(c, ix, k, in, d) == -1 ||
-	    (c->gemini_url[0] != '\0' && atom(c, ix, k, in, d) == -1))
+	if (cap_write(k, "index.gmi", idx.ptr, idx.len) == -1 ||
+	    tags(k) == -1 || archives(k) == -1 ||
+	    (c->gemini_url[0] != '\0' && atom(k) == -1))
 		rc = -1;
 	/* Gemini crawlers read it as web ones do: all of it is public. */
-	if (output_write(dir, "robots.txt", "User-agent: *\nDisallow:\n", 24,
-	    NULL, d) == -1)
+	if (cap_write(k, "robots.txt", "User-agent: *\nDisallow:\n", 24) == -1)
 		rc = -1;
-	/* After a good build only: a failed one removes nothing. */
+	if (k->failed)
+		rc = -1;
+	/* After a good build only: a failed one removes nothing, and keeps
+	 * listing what it did not get to, as it is on disk. */
 	if (rc == 0 && diag_count(d, DIAG_ERROR) == 0) {
-		xqsort(k->written, k->n, sizeof(*k->written), by_str);
-		fs_walk(dir, stale, k);
-	}
-	for (i = 0; i < k->n; i++)
-		free(k->written[i]);
-	free(k->written);
-	free(in);
+		manifest_remove_stale(k->old, k->cur, dir, d);
+		if (!had_list)
+			remove_unlisted(k);
+	} else
+		manifest_carry(k->old, k->cur);
+	if (!manifest_same(k->cur, k->old) && manifest_save(k->cur, list) == -1)
+		diag_warn(d, list, 0, "cannot save the list of the capsule's "
+		    "files: %s", strerror(errno));
+	output_end(dir);
+	manifest_free(k->old);
+	manifest_free(k->cur);
+	free(k->in);
+	free(k->out);
 	buf_release(&idx);
 	buf_release(&url);
 	return rc;
+}
+
+/* 1 if every file the list names is in dir (and the list is there). */
+int
+capsule_intact(const char *dir, const char *list)
+{
+	struct manifest *m = manifest_new();
+	struct diag *quiet = diag_new();	/* the build reports it */
+	struct buf p = BUF_INIT;
+	struct stat st;
+	size_t i, n = 0;
+	int ok;
+
+	ok = manifest_load(m, list, quiet) == 0 &&
+	    (n = manifest_count(m)) > 0;
+	for (i = 0; ok && i < n; i++) {
+		buf_clear(&p);
+		buf_printf(&p, "%s/%s", dir, manifest_path_at(m, i));
+		ok = stat(p.ptr, &st) == 0;
+	}
+	buf_release(&p);
+	manifest_free(m);
+	diag_free(quiet);
+	return ok;
 }

@@ -1,21 +1,46 @@
 #ifndef SSG_CAPSULE_H
 #define SSG_CAPSULE_H
 
+#include <stddef.h>
+
 struct diag;
 struct site_config;
 struct site_index;
 
+struct capsule_opts {
+	const char	*dir;		/* the capsule folder */
+	const char	*list;		/* its files' list, in .ssg-cache/ */
+	const char	*name;		/* dir as messages name it */
+	int		 force;		/* make every file again */
+	size_t		 threads;
+	/* Told, for each file made, why (--explain). May be NULL; called
+	 * from several threads. */
+	void		(*explain)(const char *path, const char *why,
+			    void *arg);
+	void		*explain_arg;
+};
+
 /*
  * The Gemini capsule (gemini: true): the same posts and pages as gemtext,
- * written to dir (the site's gemini_output_dir). index.gmi is the gemlog:
+ * written to o->dir (the site's gemini_output_dir). index.gmi is the gemlog:
  * the site's title and description, then one line per post, newest
  * first, "=> /YYYY/MM/DD/slug/index.gmi YYYY-MM-DD Title", which Gemini
  * clients subscribe to. Each post and page is at the path of its HTML
  * page with index.gmi for index.html. Posts written in HTML are left out
- * with a warning (their HTML does not convert reliably). Files are only
- * rewritten when their bytes change. Returns 0, or -1 after errors in d.
+ * with a warning (their HTML does not convert reliably).
+ *
+ * Incremental as the HTML pages are: o->list (in .ssg-cache/) names
+ * every file the last build wrote with the fingerprint of what it shows;
+ * a post or page whose fingerprint is unchanged and whose file is there
+ * is not read nor rendered again (unless o->force), and a file is only
+ * rewritten when its bytes change. Files the list named that this build
+ * does not make (a deleted post's) are removed. Posts and pages are made
+ * on up to o->threads threads. Returns 0, or -1 after errors in d.
  */
 int	capsule_write(const struct site_config *c, const struct site_index *ix,
-	    const char *dir, struct diag *d);
+	    const struct capsule_opts *o, struct diag *d);
+/* 1 if list (as capsule_write saves it) is there and every file it names
+ * is in dir: a build with nothing changed need not make the capsule. */
+int	capsule_intact(const char *dir, const char *list);
 
 #endif

@@ -7,7 +7,7 @@ change author, description or draft state, delete, add, rename a file,
 edit a page, change a site.yaml setting, the theme, a template, a static
 file. After each edit the site is built incrementally, and its output
 must equal, byte for byte, a forced full build of the same sources made in
-a fresh copy of the site. A failure prints the seed and the step; rerun
+a fresh copy of the site; so must its Gemini capsule. A failure prints the seed and the step; rerun
 one seed with `make diffinc SEED=N`.
 
 usage: diffinc.py [--ssg BIN] [--seed N] [--steps N] [--posts N] [--runs N]
@@ -56,6 +56,8 @@ class Site:
             "timezone": "Europe/Rome",
             "enable_author_pages": "true",
             "theme": "default",
+            "gemini": "true",
+            "gemini_url": '"gemini://example.org"',
         }
         self.posts = {}      # file name -> dict of fields
         self.serial = 0
@@ -279,10 +281,13 @@ def run(ssg, seed, steps, nposts, verbose):
             full_site = os.path.join(work, "full")
             shutil.rmtree(full_site, ignore_errors=True)
             shutil.copytree(site, full_site, ignore=shutil.ignore_patterns(
-                "output", ".ssg-cache", ".ssg-backups"))
+                "output", "capsule", ".ssg-cache", ".ssg-backups"))
             full = os.path.join(full_site, "output")
             rc2, msg2 = build(ssg, full_site, full, True)
-            diff = differ(inc, full) if rc1 == rc2 else \
+            diff = (differ(inc, full) or
+                    differ(os.path.join(site, "capsule"),
+                           os.path.join(full_site, "capsule"))) \
+                if rc1 == rc2 else \
                 "exit %d incremental, %d full: %s%s" % (rc1, rc2, msg1, msg2)
             if diff is None:
                 passed += 1

@@ -102,4 +102,51 @@ check "delete: the post's capsule page is gone" test ! -e "$C/2025/02/03/second/
 check "delete: the other post's page stays" test -f "$P"
 check "delete: the gemlog no longer lists it" sh -c "! grep -q Second '$C/index.gmi'"
 check "delete: the feed stays" test -f "$C/atom.xml"
+# Incremental: capsule pages have fingerprints as HTML pages do. A
+# one-post edit rewrites that post's .gmi and, when lists show what
+# changed, those lists and its neighbours; every other file keeps its
+# mtime, and a forced build gives the same capsule.
+I="$T/inc"
+IC="$I/capsule"
+mkdir -p "$I/posts"
+printf 'site_title: Inc\nsite_url: https://inc.example\ngemini: true\ngemini_url: gemini://inc.example\ntimezone: UTC\n' >"$I/site.yaml"
+n=1
+for tags in x 'x, y' y z z; do
+	printf -- '---\ntitle: Post %s\nslug: p%s\ndate: 2025-03-0%s 10:00\ntags: %s\n---\nText %s.\n' \
+	    "$n" "$n" "$n" "$tags" "$n" >"$I/posts/2025-03-0$n-p$n.md"
+	n=$((n + 1))
+done
+"$SSG" build -C "$I" -q
+old() { find "$IC" -type f -exec touch -d '2000-01-01' {} +; }
+# the capsule's files written since old(), one per line, sorted
+newer() { (cd "$IC" && find . -type f -newermt '2001-01-01' | sed 's,^\./,,' | sort | tr '\n' ' '); }
+old
+printf '\nOne more line.\n' >>"$I/posts/2025-03-03-p3.md"
+"$SSG" build -C "$I" --explain >"$T/explain"
+check "one-post edit: only its .gmi is rewritten" test "$(newer)" = "2025/03/03/p3/index.gmi "
+check "one-post edit: it has the new text" grep -qx 'One more line.' "$IC/2025/03/03/p3/index.gmi"
+check "one-post edit: --explain names its .gmi, no other capsule file" \
+    test "$(grep '^capsule/' "$T/explain")" = "capsule/2025/03/03/p3/index.gmi: content it shows changed"
+old
+sed -i 's/^title: Post 3$/title: Third post/' "$I/posts/2025-03-03-p3.md"
+"$SSG" build -C "$I" --explain >"$T/explain"
+check "retitle: the post, its neighbours and the lists that show it, nothing else" \
+    test "$(newer)" = "2025/03/02/p2/index.gmi 2025/03/03/p3/index.gmi 2025/03/04/p4/index.gmi archives/index.gmi atom.xml index.gmi tags/y/index.gmi "
+check "retitle: no temporary folder left in the capsule" test ! -e "$IC/.ssg-tmp"
+check "retitle: the newer neighbour links the new title" grep -qx '=> /2025/03/03/p3/index.gmi Older: 2025-03-03 Third post' "$IC/2025/03/04/p4/index.gmi"
+check "retitle: the older neighbour too" grep -qx '=> /2025/03/03/p3/index.gmi Newer: 2025-03-03 Third post' "$IC/2025/03/02/p2/index.gmi"
+old
+"$SSG" build -C "$I" -q
+check "no change: nothing in the capsule is rewritten" test -z "$(newer)"
+rm "$IC/2025/03/01/p1/index.gmi"
+"$SSG" build -C "$I" -q
+check "no change: a capsule page deleted by hand is made again" test -f "$IC/2025/03/01/p1/index.gmi"
+rm -rf "$T/inc-capsule"
+cp -R "$IC" "$T/inc-capsule"
+"$SSG" build -C "$I" -q --force
+check "--force and incremental builds give the same capsule" diff -r "$T/inc-capsule" "$IC"
+cp -R "$I" "$T/fresh"
+rm -rf "$T/fresh/capsule" "$T/fresh/output" "$T/fresh/.ssg-cache"
+"$SSG" build -C "$T/fresh" -q
+check "a first build in a fresh copy gives the same capsule" diff -r "$T/fresh/capsule" "$IC"
 summary
