@@ -127,6 +127,20 @@ else
 	bad "plan after apply (rc $rc)"; cat plan.out
 fi
 
+# --- destroy asks first, and a no changes nothing -----------------------
+echo n | D destroy -c fleet.yaml > de.out 2>&1; rc=$?
+n=0
+for h in $hosts; do
+	[ "$(on_host "$h" ip netns list | grep -c "^fl$id-")" -eq 2 ] && n=$((n + 1))
+done
+if [ $rc -eq 1 ] && [ "$(grep -c "^=== host h[123] (" de.out)" -eq 3 ] &&
+    [ "$(grep -c "destroy-jail" de.out)" -ge 6 ] && grep -q "nothing changed$" de.out &&
+    [ $n -eq 3 ]; then
+	ok "destroy shows every host's plan, asks once; no: nothing changed"
+else
+	bad "destroy answered no (rc $rc, jails on $n hosts)"; cat de.out
+fi
+
 # --- push to all three -------------------------------------------------
 echo "<h1>one</h1>" > src/index.html
 D push -c fleet.yaml blog > push.out 2>&1; rc=$?
@@ -174,24 +188,6 @@ for h in $hosts; do
 done
 [ $rc -eq 0 ] && [ $n -eq 3 ] && ok "logs: each host's own access log, under its name" ||
     { bad "logs per host (rc $rc)"; cat logs.out; }
-
-# --- bench: each host in turn, then all at once and the total ------------
-D bench -c fleet.yaml --quick --proxy-only --out "$work/b" blog > bench.out 2>&1; rc=$?
-n=0
-for h in $hosts; do
-	section "h$h" bench.out | grep -Eq "^blog +proxy-https +50 +[1-9][0-9]* " &&
-	    [ -s "$work/b-h$h.json" ] && n=$((n + 1))
-done
-# the total is the sum of the hosts' rows of the run where all were loaded
-sum=$(awk '/^every host at once/ { on = 1; next }
-    on && $1 == "blog" && $2 ~ /^h[123]$/ && $3 > 0 && $5 == 0 { s += $3; k++ }
-    on && $1 == "total" { t = $4 } END { if (k == 3 && s - t < 2 && t - s < 2) print t }' bench.out)
-if [ $rc -eq 0 ] && [ $n -eq 3 ] && [ -n "$sum" ]; then
-	ok "bench: each host in turn under its name (NAME-HOST.json), then all three at once: $sum req/s in total, 0 errors"
-	sed -n '/^every host at once/,/^total/p' bench.out
-else
-	bad "bench on the fleet (rc $rc, $n hosts)"; cat bench.out
-fi
 
 sleep 1
 echo "<h1>two</h1>" > src/index.html
@@ -296,6 +292,24 @@ else
 	bad "load during push: rc $rc, $n requests, $fails failed, $old old after the switch"
 fi
 
+# --- bench: each host in turn, then all at once and the total ------------
+D bench -c fleet.yaml --quick --proxy-only --out "$work/b" blog > bench.out 2>&1; rc=$?
+n=0
+for h in $hosts; do
+	section "h$h" bench.out | grep -Eq "^blog +proxy-https +50 +[1-9][0-9]* " &&
+	    [ -s "$work/b-h$h.json" ] && n=$((n + 1))
+done
+# the total is the sum of the hosts' rows of the run where all were loaded
+sum=$(awk '/^every host at once/ { on = 1; next }
+    on && $1 == "blog" && $2 ~ /^h[123]$/ && $3 > 0 && $5 == 0 { s += $3; k++ }
+    on && $1 == "total" { t = $4 } END { if (k == 3 && s - t < 2 && t - s < 2) print t }' bench.out)
+if [ $rc -eq 0 ] && [ $n -eq 3 ] && [ -n "$sum" ]; then
+	ok "bench: each host in turn under its name (NAME-HOST.json), then all three at once: $sum req/s in total, 0 errors"
+	sed -n '/^every host at once/,/^total/p' bench.out
+else
+	bad "bench on the fleet (rc $rc, $n hosts)"; cat bench.out
+fi
+
 # --- a failed health check on one host puts all three back ---------------
 # (the host's port forwarding to its proxy goes away)
 ip netns exec "$(hostns 1)" nft flush ruleset
@@ -320,18 +334,6 @@ else
 fi
 
 # --- destroy on every host ------------------------------------------------
-echo n | D destroy -c fleet.yaml > de.out 2>&1; rc=$?
-n=0
-for h in $hosts; do
-	[ "$(on_host "$h" ip netns list | grep -c "^fl$id-")" -eq 2 ] && n=$((n + 1))
-done
-if [ $rc -eq 1 ] && [ "$(grep -c "^=== host h[123] (" de.out)" -eq 3 ] &&
-    [ "$(grep -c "destroy-jail" de.out)" -ge 6 ] && grep -q "nothing changed$" de.out &&
-    [ $n -eq 3 ]; then
-	ok "destroy shows every host's plan, asks once; no: nothing changed"
-else
-	bad "destroy answered no (rc $rc, jails on $n hosts)"; cat de.out
-fi
 D destroy -f -c fleet.yaml > de.out 2>&1; rc=$?
 n=0
 for h in $hosts; do
