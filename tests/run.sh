@@ -70,6 +70,7 @@ done
 	run deploy/zero_downtime.sh sh tests/deploy/zero_downtime.sh bin/deploy
 	run deploy/fleet.sh sh tests/deploy/fleet.sh bin/deploy
 	run deploy/gemini.sh sh tests/deploy/gemini.sh bin/deploy
+	run deploy/acme.sh sh tests/deploy/acme.sh bin/deploy
 	run deploy/release/run.sh sh tests/deploy/release/run.sh
 	run deploy/freebsd/run.sh sh tests/deploy/freebsd/run.sh
 	# Every parser of text from users or the network: corpus, then 15 s each.

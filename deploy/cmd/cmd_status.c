@@ -171,7 +171,12 @@ cmd_status(int argc, char **argv)
 
 			gmtime_r(&hr.cert_expiry, &tm);
 			strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M UTC", &tm);
-			printf("%-12s certificate expires %s\n", "", buf);
+			printf("%-12s certificate expires %s (%ld days "
+			    "left)\n", "", buf,
+			    (long)((hr.cert_expiry - time(NULL)) / 86400));
+			if (hr.cert_issuer[0] != '\0')
+				printf("%-12s certificate issuer: %s\n", "",
+				    hr.cert_issuer);
 		}
 		diag_free(hd);
 		buf_release(&rep);

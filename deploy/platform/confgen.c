@@ -286,6 +286,9 @@ confgen_caddy(struct buf *out, const struct spec *s,
 			buf_printf(out, "\temail %s\n", s->proxy.email);
 		if (s->proxy.acme_ca != NULL)
 			buf_printf(out, "\tacme_ca %s\n", s->proxy.acme_ca);
+		if (s->proxy.acme_ca_root != NULL)
+			buf_printf(out, "\tacme_ca_root %s\n",
+			    s->proxy.acme_ca_root);
 	}
 	buf_adds(out,
 	    "\tservers {\n"

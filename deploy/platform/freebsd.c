@@ -165,17 +165,20 @@ fb_cert_dirs(const struct spec *s, char *dirs[], size_t max)
 	const char *files[64];
 	size_t nf = 0, n = 0, i, k;
 
-	if (s->proxy.kind != PROXY_NGINX)
-		return 0;
-	if (s->proxy.cert != NULL)
-		files[nf++] = s->proxy.cert;
-	if (s->proxy.key != NULL)
-		files[nf++] = s->proxy.key;
-	for (i = 0; i < s->nsites && nf + 2 <= 64; i++) {
-		if (s->sites[i].cert != NULL)
-			files[nf++] = s->sites[i].cert;
-		if (s->sites[i].key != NULL)
-			files[nf++] = s->sites[i].key;
+	/* Caddy reads only a private ACME server's root from the host. */
+	if (s->proxy.acme_ca_root != NULL)
+		files[nf++] = s->proxy.acme_ca_root;
+	if (s->proxy.kind == PROXY_NGINX) {
+		if (s->proxy.cert != NULL)
+			files[nf++] = s->proxy.cert;
+		if (s->proxy.key != NULL)
+			files[nf++] = s->proxy.key;
+		for (i = 0; i < s->nsites && nf + 2 <= 64; i++) {
+			if (s->sites[i].cert != NULL)
+				files[nf++] = s->sites[i].cert;
+			if (s->sites[i].key != NULL)
+				files[nf++] = s->sites[i].key;
+		}
 	}
 	for (i = 0; i < nf && n < max; i++) {
 		const char *slash = strrchr(files[i], '/');

@@ -186,7 +186,8 @@ void	fb_check_argv(const struct spec *s, const char *jail, const char *tmp,
  * then cat > path, the text as a here-document). */
 void	fb_write_file(struct fb_script *sc, const char *path, const char *text);
 
-/* Folders holding the nginx proxy's certificate files (malloc'd, at most
+/* Folders holding the files the proxy reads from the host: the nginx
+ * proxy's certificates, a private ACME root (malloc'd, at most
  * max): mounted read-only at the same path in the proxy jail. */
 size_t	fb_cert_dirs(const struct spec *s, char *dirs[], size_t max);
 

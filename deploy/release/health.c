@@ -69,7 +69,8 @@ health_entry(const struct spec *s, int to, char addr[16], int *port)
 static int
 fetch(const struct health_opts *o, const struct buf *pem, const char *host,
     const char *addr, int port, const char *path, long *code,
-    struct buf *location, struct reply *r, time_t *expiry, struct buf *err)
+    struct buf *location, struct reply *r, time_t *expiry, char *issuer,
+    struct buf *err)
 {
 	char url[512], resolve[300];
 	struct curl_slist *res = NULL;
@@ -119,10 +120,16 @@ fetch(const struct health_opts *o, const struct buf *pem, const char *host,
 
 		if (curl_easy_getinfo(c, CURLINFO_CERTINFO, &ci) == CURLE_OK &&
 		    ci != NULL && ci->num_of_certs > 0)
-			for (l = ci->certinfo[0]; l != NULL; l = l->next)
+			for (l = ci->certinfo[0]; l != NULL; l = l->next) {
 				if (strncmp(l->data, "Expire date:", 12) == 0)
 					*expiry = curl_getdate(l->data + 12,
 					    NULL);
+				else if (issuer != NULL &&
+				    strncmp(l->data, "Issuer:", 7) == 0)
+					snprintf(issuer, HEALTH_ISSUER_MAX,
+					    "%s", l->data + 7 +
+					    strspn(l->data + 7, " "));
+			}
 	}
 	curl_easy_cleanup(c);
 	curl_slist_free_all(res);
@@ -207,7 +214,8 @@ health_check(const struct spec *s, const struct spec_site *site,
 	int port, bad = 0;
 	size_t i, k;
 	struct buf pem = BUF_INIT;
-	const char *cas[2] = { o->ca, s->proxy.ca };
+	/* a private ACME server's root may sign what it issues too */
+	const char *cas[3] = { o->ca, s->proxy.ca, s->proxy.acme_ca_root };
 
 	memset(res, 0, sizeof(*res));
 	if (health_entry(s, 443, addr, &port) == -1) {
@@ -216,7 +224,7 @@ health_check(const struct spec *s, const struct spec_site *site,
 		return -1;
 	}
 	/* the CAs trusted besides the system's, as one PEM text */
-	for (k = 0; k < 2; k++)
+	for (k = 0; k < 3; k++)
 		if (cas[k] != NULL && fs_read(cas[k], &pem) == -1) {
 			diag_error(d, cas[k], 0, "cannot read this CA file: %s",
 			    strerror(errno));
@@ -232,8 +240,9 @@ health_check(const struct spec *s, const struct spec_site *site,
 		time_t exp = 0;
 
 		if (fetch(o, &pem, host, addr, port, "/", &c1, &loc, &root,
-		    &exp, &err) == -1 || fetch(o, &pem, host, addr, port,
-		    "/.well-known/release", &c2, &loc, &rel, NULL, &err) == -1) {
+		    &exp, i == 0 ? res->cert_issuer : NULL, &err) == -1 ||
+		    fetch(o, &pem, host, addr, port, "/.well-known/release",
+		    &c2, &loc, &rel, NULL, NULL, &err) == -1) {
 			buf_printf(report, "FAIL %s: %s\n", host, err.ptr);
 			diag_error(d, NULL, 0, "site %s: %s", site->name,
 			    err.ptr);
@@ -286,7 +295,7 @@ next:
 
 		buf_printf(&want, "https://%s/", r->to);
 		if (fetch(o, &pem, r->from, addr, port, "/", &code, &loc,
-		    &rep, NULL, &err) == -1) {
+		    &rep, NULL, NULL, &err) == -1) {
 			buf_printf(report, "FAIL %s: %s\n", r->from, err.ptr);
 			diag_error(d, NULL, 0, "site %s: %s", site->name,
 			    err.ptr);

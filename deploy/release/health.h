@@ -23,6 +23,9 @@ struct health_result {
 	int		 ok;		/* every check passed */
 	char		 release[64];	/* id served by the first domain */
 	time_t		 cert_expiry;	/* of the first domain, 0 if unknown */
+#define HEALTH_ISSUER_MAX 160
+	char		 cert_issuer[HEALTH_ISSUER_MAX]; /* its issuer's name,
+					 * "" if unknown */
 };
 
 /*

@@ -238,9 +238,9 @@ static void
 parse_proxy(struct ctx *c, yaml_node_t *n)
 {
 	static const char *const keys[] = { "kind", "tls", "certificate",
-	    "key", "email", "acme_ca", "hsts", "ca", NULL };
+	    "key", "email", "acme_ca", "hsts", "ca", "acme_ca_root", NULL };
 	struct spec *s = c->s;
-	yaml_node_t *v[8];
+	yaml_node_t *v[9];
 	const char *x;
 	long hsts;
 
@@ -285,6 +285,16 @@ parse_proxy(struct ctx *c, yaml_node_t *n)
 		s->proxy.ca = sp_join_path(c, x);
 		sp_check_file(c, s->proxy.ca, sp_line_of(v[7]), "ca", x);
 	}
+	/* the root of a private ACME server's own HTTPS (Pebble, step-ca) */
+	if (v[8] != NULL &&
+	    (x = sp_scalar(c, v[8], "proxy.acme_ca_root")) != NULL) {
+		s->proxy.acme_ca_root = sp_join_path(c, x);
+		if (strpbrk(s->proxy.acme_ca_root, " \"{}\\\n") != NULL)
+			sp_err(c, sp_line_of(v[8]), "proxy.acme_ca_root: '%s' "
+			    "has a space, quote or brace", x);
+		sp_check_file(c, s->proxy.acme_ca_root, sp_line_of(v[8]),
+		    "acme_ca_root", x);
+	}
 	s->proxy.hsts = 31536000;
 	if (v[6] != NULL && (x = sp_scalar(c, v[6], "proxy.hsts")) != NULL) {
 		if (sp_parse_int(x, 0, 63072000 * 2L, &hsts) == -1)
@@ -297,9 +307,10 @@ parse_proxy(struct ctx *c, yaml_node_t *n)
 		if (v[1] != NULL)
 			sp_err(c, sp_line_of(v[1]), "proxy.tls: only for kind caddy; "
 			    "nginx takes certificate and key");
-		if (v[4] != NULL || v[5] != NULL)
-			sp_err(c, sp_line_of(v[4] ? v[4] : v[5]), "proxy: email and "
-			    "acme_ca are for kind caddy");
+		if (v[4] != NULL || v[5] != NULL || v[8] != NULL)
+			sp_err(c, sp_line_of(v[4] ? v[4] : v[5] ? v[5] : v[8]),
+			    "proxy: email, acme_ca and acme_ca_root are for "
+			    "kind caddy");
 		return;
 	}
 	if (v[1] == NULL)
@@ -317,6 +328,9 @@ parse_proxy(struct ctx *c, yaml_node_t *n)
 	if (v[2] != NULL || v[3] != NULL)
 		sp_err(c, sp_line_of(v[2] ? v[2] : v[3]), "proxy: certificate and "
 		    "key are for kind nginx");
+	if (s->proxy.tls != TLS_ACME && (v[5] != NULL || v[8] != NULL))
+		sp_err(c, sp_line_of(v[5] ? v[5] : v[8]), "proxy: acme_ca and "
+		    "acme_ca_root are for tls acme");
 }
 
 static void

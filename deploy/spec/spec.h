@@ -134,6 +134,8 @@ struct spec {
 		char		*key;
 		char		*email;		/* ACME account */
 		char		*acme_ca;	/* ACME directory URL */
+		char		*acme_ca_root;	/* root of the ACME server's
+						 * own TLS, if private */
 		char		*ca;		/* CA file the checks trust too */
 		int		 hsts;		/* max-age in seconds, 0 = off */
 		int		 line;

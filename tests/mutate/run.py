@@ -40,6 +40,7 @@ TESTS = {
     "deploy/fleet": ["sh", "tests/deploy/fleet.sh", "bin/deploy"],
     "deploy/e2e": ["sh", "tests/deploy/e2e_netns.sh", "bin/deploy"],
     "deploy/gemini": ["sh", "tests/deploy/gemini.sh", "bin/deploy"],
+    "deploy/acme": ["sh", "tests/deploy/acme.sh", "bin/deploy"],
 }
 # What each test needs built besides bin/ssg and bin/deploy: a fault
 # rebuilds only these, not every unit test (most of a build's time is
@@ -54,7 +55,7 @@ TIMEOUT = 600
 # first, so that the two trees finish together instead of one waiting on
 # a last long fault.
 COST = {"deploy/e2e": 90, "deploy/fleet": 60, "deploy/gemini": 40, "diffinc": 30,
-        "deploy/release": 25}
+        "deploy/release": 25, "deploy/acme": 40}
 
 
 def cost(f):

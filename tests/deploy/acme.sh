@@ -1,0 +1,194 @@
+#!/bin/sh
+# Real ACME on linux-netns, as root: Pebble (the ACME test server) runs in a
+# network namespace of its own with its own HTTPS listener certificate and
+# a DNS answer (pebble-challtestsrv) that resolves every test name to the
+# proxy jail. The proxy obtains certificates through a real HTTP-01 or
+# TLS-ALPN-01 exchange; HTTPS requests are verified against Pebble's root.
+# Every bridge, namespace, nftables table and process it makes carries a
+# unique name and is removed on exit, also after a failure.
+#
+# usage: tests/deploy/acme.sh [path/to/deploy]
+
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+DEPLOY=${1:-$top/bin/deploy}
+case $DEPLOY in /*) ;; *) DEPLOY=$(pwd)/$DEPLOY ;; esac
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL $*"
+	[ -z "${MUTATE_FAIL_FAST:-}" ] || finish
+}
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit $?
+}
+give_up() {
+	echo "acme: $*" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+}
+
+[ "$(id -u)" -eq 0 ] || give_up "needs root (namespaces, nftables)"
+[ -x "$DEPLOY" ] || give_up "no $DEPLOY; build it first (make bin/deploy)"
+DEB="nginx caddy nftables iproute2 curl openssl pebble" \
+    sh "$top/tests/deps.sh" >&2 || give_up "packages missing"
+
+. "$top/tests/deploy/lib.sh"
+netns_names acme 236 30000
+# Pebble's own namespace, on a /24 of its own reached through the host.
+pnet=10.237.$(free_octet 1 10.237)
+# Not named $name-*: apply would take it for a jail left over.
+pns=pebble-$id
+pveth=pb$id
+pip=$pnet.2
+cleanup() {
+	for pid in $(ip netns pids "$pns" 2>/dev/null); do
+		kill -9 "$pid" 2>/dev/null
+	done
+	ip netns delete "$pns" 2>/dev/null
+	ip link delete "$pveth" 2>/dev/null
+	netns_teardown "$work/deploy.yaml" proxy blog
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+cd "$work" || exit 1
+
+# --- Pebble -----------------------------------------------------------
+# Its listener certificate: a CA of the test's own and a leaf for its IP.
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=acme test listener CA" \
+    -keyout lca.key -out listener-ca.pem >/dev/null 2>&1 &&
+openssl req -newkey rsa:2048 -nodes -subj "/CN=$pip" -keyout pebble.key \
+    -out pebble.csr >/dev/null 2>&1 &&
+printf 'subjectAltName=IP:%s\n' "$pip" > san.ext &&
+openssl x509 -req -in pebble.csr -CA listener-ca.pem -CAkey lca.key \
+    -CAcreateserial -days 2 -extfile san.ext -out pebble.pem >/dev/null 2>&1 ||
+    give_up "openssl could not make Pebble's listener certificate"
+cat > pebble.json <<EOF
+{ "pebble": {
+  "listenAddress": "$pip:14000",
+  "managementListenAddress": "$pip:15000",
+  "certificate": "$work/pebble.pem",
+  "privateKey": "$work/pebble.key",
+  "httpPort": 80,
+  "tlsPort": 443,
+  "ocspResponderURL": "",
+  "externalAccountBindingRequired": false
+} }
+EOF
+ip netns add "$pns" &&
+ip link add "$pveth" type veth peer name eth0 netns "$pns" &&
+ip addr add "$pnet.1/24" dev "$pveth" && ip link set "$pveth" up &&
+ip -n "$pns" addr add "$pip/24" dev eth0 &&
+ip -n "$pns" link set eth0 up && ip -n "$pns" link set lo up &&
+ip -n "$pns" route add default via "$pnet.1" ||
+    give_up "could not make Pebble's namespace"
+# The test names resolve to the proxy jail, whose 80 and 443 Pebble checks.
+ip netns exec "$pns" pebble-challtestsrv -defaultIPv4 "$net.2" \
+    -defaultIPv6 "" -dns01 "$pip:8053" -http01 "" -https01 "" \
+    -tlsalpn01 "" -management "127.0.0.1:8055" > dns.log 2>&1 &
+PEBBLE_VA_NOSLEEP=1 PEBBLE_WFE_NONCEREJECT=0 ip netns exec "$pns" \
+    pebble -config pebble.json -dnsserver "$pip:8053" > pebble.log 2>&1 &
+i=0
+until curl -sf --cacert listener-ca.pem "https://$pip:15000/roots/0" \
+    > pebble-root.pem 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { cat pebble.log; give_up "Pebble does not answer"; }
+	sleep 0.1
+done
+grep -q "BEGIN CERTIFICATE" pebble-root.pem && ok "Pebble up, its root from /roots/0" ||
+    bad "Pebble's root: $(head -c 200 pebble-root.pem)"
+
+# --- one site behind each proxy kind -----------------------------------
+mkdir -p src-blog
+echo "<h1>blog one</h1>" > src-blog/index.html
+# yaml KIND: a deploy.yaml for this run with the proxy of KIND.
+yaml() {
+	cat <<EOF
+name: $name
+$(netns_network_yaml)
+proxy:
+  kind: $1
+  tls: acme
+  email: admin@blog.test
+  acme_ca: https://$pip:14000/dir
+  acme_ca_root: $work/listener-ca.pem
+  ca: $work/pebble-root.pem
+releases:
+  root: $work/www
+  keep: 3
+sites:
+  - name: blog
+    domains: [www.blog.test]
+    redirects: ["blog.test -> www.blog.test"]
+    source: $work/src-blog
+EOF
+}
+# served NAME: the certificate chain the proxy shows for NAME, as text.
+served() {
+	echo | timeout 10 openssl s_client -connect "127.0.0.1:$https_port" \
+	    -servername "$1" -showcerts 2>/dev/null
+}
+# wait_cert NAME: until NAME's certificate verifies against Pebble's root.
+wait_cert() {
+	i=0
+	until curl -s -o /dev/null -m 5 --cacert pebble-root.pem \
+	    --resolve "$1:$https_port:127.0.0.1" "https://$1:$https_port/" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 120 ] || return 1
+		sleep 0.5
+	done
+}
+fetch() {	# fetch HOST PATH [curl options]
+	h=$1 p=$2; shift 2
+	curl -sS -m 10 --cacert pebble-root.pem \
+	    --resolve "$h:$https_port:127.0.0.1" "$@" "https://$h:$https_port$p"
+}
+
+# --- Caddy ------------------------------------------------------------
+yaml caddy > deploy.yaml
+if "$DEPLOY" apply > apply.out 2>&1; then ok "caddy: apply"; else
+	bad "caddy: apply"; cat apply.out; finish; fi
+if caddy validate --adapter caddyfile --config state/proxy/Caddyfile >validate.out 2>&1; then
+	ok "caddy: caddy validate accepts the generated Caddyfile"
+else
+	bad "caddy validate"; cat validate.out
+fi
+grep -q "acme_ca https://$pip:14000/dir" state/proxy/Caddyfile &&
+    grep -q "acme_ca_root $work/listener-ca.pem" state/proxy/Caddyfile &&
+    ok "caddy: Caddyfile names the ACME server and its root" ||
+    bad "Caddyfile: $(cat state/proxy/Caddyfile)"
+if wait_cert www.blog.test && wait_cert blog.test; then
+	ok "caddy: certificates for the domain and the redirect name, from Pebble"
+else
+	bad "caddy: no certificate verified by Pebble's root"
+	tail -20 state/proxy/logs/caddy.log
+fi
+"$DEPLOY" push blog > push.out 2>&1 && ok "caddy: push (health checks trust proxy.ca)" ||
+    { bad "caddy: push"; cat push.out; }
+body=$(fetch www.blog.test /)
+[ "$body" = "<h1>blog one</h1>" ] && ok "caddy: site over HTTPS verified against Pebble's root" ||
+    bad "caddy: body: $body"
+loc=$(fetch blog.test /a -o /dev/null -w '%{http_code} %{redirect_url}')
+[ "$loc" = "301 https://www.blog.test/a" ] && ok "caddy: redirect name served with its own certificate" ||
+    bad "caddy: redirect: $loc"
+served www.blog.test > chain.caddy
+issuer=$(openssl x509 -noout -issuer < chain.caddy)
+case $issuer in
+*Pebble*) ok "caddy: issuer is Pebble's ($issuer)" ;;
+*) bad "caddy: issuer: $issuer" ;;
+esac
+"$DEPLOY" status > status.out 2>&1
+grep -q "certificate issuer: .*Pebble" status.out &&
+    grep -q "certificate expires .* days left" status.out &&
+    ok "caddy: status shows the certificate's issuer and days left" ||
+    { bad "caddy: status"; cat status.out; }
+[ -n "${ACME_KEEP_CHAIN:-}" ] && cp chain.caddy "$ACME_KEEP_CHAIN.caddy"
+"$DEPLOY" destroy -f > destroy.out 2>&1 && ok "caddy: destroy" ||
+    { bad "caddy: destroy"; cat destroy.out; }
+
+finish
