@@ -74,7 +74,7 @@ DEPLOY_OBJS = \
 	deploy/platform/driver_bastille.o deploy/platform/driver_jail.o \
 	deploy/platform/freebsd.o deploy/platform/fb_host.o \
 	deploy/platform/fb_parse.o deploy/platform/plan.o \
-	deploy/platform/confgen.o deploy/platform/proc.o \
+	deploy/platform/confgen.o deploy/platform/proc.o deploy/platform/acme.o \
 	deploy/remote/agent.o deploy/remote/agent_verbs.o \
 	deploy/remote/transport.o deploy/remote/fleet.o \
 	deploy/bench/bench.o deploy/bench/bench_report.o
@@ -85,7 +85,7 @@ UNIT_TESTS = \
 	tests/unit/test_markdown tests/unit/test_gemtext tests/unit/test_slug tests/unit/test_template \
 	tests/unit/test_value tests/unit/test_spec tests/unit/test_confgen \
 	tests/unit/test_release tests/unit/test_freebsd tests/unit/test_mdmem \
-	tests/unit/test_fsutil tests/unit/test_highlight
+	tests/unit/test_fsutil tests/unit/test_highlight tests/unit/test_acme
 TEST_PROGRAMS = tests/deploy/test_plan tests/deploy/release/drv \
 	tests/deploy/freebsd/fbplan
 
@@ -110,7 +110,7 @@ deploy/libdeploy.a: $(DEPLOY_OBJS)
 	ar rcs $@ $(DEPLOY_OBJS)
 
 DEPLOY_CMD_OBJS = deploy/cmd/main.o deploy/cmd/cmd_status.o \
-	deploy/cmd/cmd_release.o deploy/cmd/cmd_fleet.o
+	deploy/cmd/cmd_release.o deploy/cmd/cmd_fleet.o deploy/cmd/cmd_acme.o
 
 bin/deploy: $(DEPLOY_CMD_OBJS) deploy/libdeploy.a ssg/libssg.a
 	@mkdir -p bin

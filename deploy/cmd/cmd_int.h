@@ -11,6 +11,8 @@
 #include "diag.h"
 #include "spec.h"
 
+struct driver;
+
 #define VERSION "0.1"
 
 #define EXIT_USAGE 2
@@ -34,6 +36,7 @@ struct opts {
 	const char	*canary;	/* host switched and checked first */
 	const char	*only_host;	/* --host: this host of the fleet */
 	int		 dry_run;	/* -n: print, change nothing */
+	int		 due;		/* --due: renew only what is due */
 	char		*pos[4];
 	int		 npos;
 };
@@ -121,6 +124,24 @@ int	dc_on_hosts_with(const char *cmd, const struct opts *o,
 	    const struct spec *s, const char *site, const char *const *args,
 	    int parallel, void (*got)(struct fleet_member *, void *), void *arg,
 	    struct diag *d);
+
+/* cmd_acme.c: the nginx proxy's ACME certificates (acme.h) */
+
+/* 1 when h's proxy is nginx with tls acme and h is this machine on
+ * linux-netns: apply, destroy, renew and status then do their part. */
+int	dc_acme_here(const struct spec *h);
+/* Folders and placeholder certificates, before the proxy starts. */
+int	dc_acme_prepare(const struct spec *h, struct diag *d);
+/* After apply: a certificate for every site that has none, or whose is
+ * due; the renewal schedule. *did is set when something changed. */
+int	dc_acme_converge(const struct spec *h, struct driver *drv, int *did,
+	    struct diag *d);
+/* After destroy: the schedule and the ACME folder go. */
+int	dc_acme_remove(const struct spec *h, struct diag *d);
+/* The status lines of a site's certificate. */
+void	dc_acme_describe(const struct spec *h, const struct spec_site *site,
+	    const char *indent);
+int	cmd_renew(int argc, char **argv);
 
 int	cmd_status(int argc, char **argv);
 int	cmd_health(int argc, char **argv);

@@ -178,6 +178,8 @@ cmd_status(int argc, char **argv)
 				printf("%-12s certificate issuer: %s\n", "",
 				    hr.cert_issuer);
 		}
+		if (dc_acme_here(s))
+			dc_acme_describe(s, site, "             ");
 		diag_free(hd);
 		buf_release(&rep);
 	}

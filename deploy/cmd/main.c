@@ -113,6 +113,8 @@ dc_parse_opts(const char *cmd, int argc, char **argv, struct opts *o, int maxpos
 		else if (strchr(allowed, 'H') && strcmp(a, "--host") == 0 &&
 		    i + 1 < argc)
 			o->only_host = argv[++i];
+		else if (strchr(allowed, 'D') && strcmp(a, "--due") == 0)
+			o->due = 1;
 		else if (strchr(allowed, 'N') && (strcmp(a, "-n") == 0 ||
 		    strcmp(a, "--dry-run") == 0))
 			o->dry_run = 1;
@@ -299,7 +301,7 @@ plan_and_maybe_apply(const char *cmd, const struct opts *o, int apply,
 	struct observed obs;
 	struct plan p;
 	size_t i;
-	int rc = 1;
+	int rc = 1, acme;
 
 	memset(&obs, 0, sizeof(obs));
 	memset(&p, 0, sizeof(p));
@@ -328,6 +330,20 @@ plan_and_maybe_apply(const char *cmd, const struct opts *o, int apply,
 	if (drv->ops->observe(drv, &obs, d) == -1 ||
 	    plan_build(&p, drv, &obs, mode, site, d) == -1)
 		goto out;
+	acme = apply && mode == PLAN_APPLY && dc_acme_here(h);
+	/* nginx starts only with a certificate: a placeholder at first */
+	if (acme && dc_acme_prepare(h, d) == -1)
+		goto out;
+	if (p.n == 0 && acme) {
+		int did;
+
+		if (dc_acme_converge(h, drv, &did, d) == 0) {
+			rc = 0;
+			if (!did)
+				printf("nothing to do\n");
+		}
+		goto out;
+	}
 	if (p.n == 0) {
 		printf("nothing to do\n");
 		rc = 0;
@@ -368,6 +384,14 @@ plan_and_maybe_apply(const char *cmd, const struct opts *o, int apply,
 	if (plan_apply(&p, drv, stdout, d) == 0) {
 		printf("done: %zu action%s\n", p.n, p.n == 1 ? "" : "s");
 		rc = 0;
+		if (acme) {
+			int did;
+
+			if (dc_acme_converge(h, drv, &did, d) == -1)
+				rc = 1;
+		} else if (mode == PLAN_DESTROY_ALL && dc_acme_here(h) &&
+		    dc_acme_remove(h, d) == -1)
+			rc = 1;
 	}
 out:
 	plan_release(&p);
@@ -615,6 +639,10 @@ static const struct cmd cmds[] = {
 	  "Jails, servers, current release and its age, health, "
 	  "certificate expiry; on a fleet, each host's under its name, then "
 	  "each host's current release, exit 1 on drift." },
+	{ "renew", cmd_renew, "renew [-c FILE] [--due] [--host NAME] [SITE]",
+	  "nginx proxy with tls acme: get a new certificate for every site "
+	  "(or SITE) now, served from the proxy's next handshake; --due: only those "
+	  "past 2/3 of their lifetime, as the renewal schedule does." },
 	{ "health", cmd_health, "health [-c FILE] [--expect ID] "
 	  "[--cacert FILE] [--host NAME] [--max-parallel N] [SITE]",
 	  "Fetch every domain through the proxy over TLS: 200 and the "

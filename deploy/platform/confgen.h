@@ -15,6 +15,8 @@ struct confgen_paths {
 	const char	*mime_types;	/* nginx mime.types */
 	const char	*admin;		/* Caddy admin unix socket */
 	const char	*data;		/* Caddy storage: certificates, its CA */
+	const char	*acme;		/* nginx with tls acme: the ACME folder
+					 * (acme.h) as the proxy sees it */
 };
 
 /*

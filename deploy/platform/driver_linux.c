@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "acme.h"
 #include "confgen.h"
 #include "mem.h"
 #include "linux_int.h"
@@ -210,7 +211,7 @@ linux_observe(struct driver *drv, struct observed *o, struct diag *d)
 
 static void
 paths_for(const struct spec *s, const char *jail, struct buf *state,
-    struct buf *root, struct buf *admin, struct buf *data,
+    struct buf *root, struct buf *admin, struct buf *data, struct buf *acme,
     struct confgen_paths *p)
 {
 	lx_jail_dir(state, s, jail);
@@ -226,6 +227,8 @@ paths_for(const struct spec *s, const char *jail, struct buf *state,
 	p->mime_types = "/etc/nginx/mime.types";
 	p->admin = admin->ptr;
 	p->data = data->ptr;
+	buf_printf(acme, "%s" ACME_SUBDIR, s->state);
+	p->acme = acme->ptr;
 }
 
 static int
@@ -234,7 +237,7 @@ linux_config(struct driver *drv, const char *jail, struct buf *out,
 {
 	const struct spec *s = drv->spec;
 	struct buf state = BUF_INIT, root = BUF_INIT, admin = BUF_INIT;
-	struct buf data = BUF_INIT, cp = BUF_INIT;
+	struct buf data = BUF_INIT, cp = BUF_INIT, acme = BUF_INIT;
 	struct confgen_paths p;
 	const struct spec_site *site = NULL;
 	int rc = 0;
@@ -247,7 +250,7 @@ linux_config(struct driver *drv, const char *jail, struct buf *out,
 		diag_error(d, s->file, 0, "unknown site '%s'", jail);
 		return -1;
 	}
-	paths_for(s, jail, &state, &root, &admin, &data, &p);
+	paths_for(s, jail, &state, &root, &admin, &data, &acme, &p);
 	if (lx_is_gemini(jail))
 		rc = confgen_molly(out, s, site, &p);
 	else if (site != NULL)
@@ -262,6 +265,7 @@ linux_config(struct driver *drv, const char *jail, struct buf *out,
 	buf_release(&root);
 	buf_release(&admin);
 	buf_release(&data);
+	buf_release(&acme);
 	return rc;
 }
 

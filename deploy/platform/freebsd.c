@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acme.h"
 #include "confgen.h"
 #include "mem.h"
 
@@ -547,6 +548,7 @@ fb_config(struct driver *drv, const char *jail, struct buf *out, char **path,
 	p.mime_types = FB_NGINX_DIR "/mime.types";
 	p.admin = FB_CADDY_ADMIN;
 	p.data = FB_CADDY_DATA;
+	p.acme = FB_JAIL_STATE ACME_SUBDIR;
 	if (is_gemini(jail))
 		rc = confgen_gmid(out, &s, site, &p);
 	else if (site != NULL)

@@ -303,14 +303,24 @@ parse_proxy(struct ctx *c, yaml_node_t *n)
 		s->proxy.hsts = (int)hsts;
 	}
 	if (s->proxy.kind == PROXY_NGINX) {
+		/* certificate files, or ACME through a client on the host */
 		s->proxy.tls = TLS_FILES;
-		if (v[1] != NULL)
-			sp_err(c, sp_line_of(v[1]), "proxy.tls: only for kind caddy; "
-			    "nginx takes certificate and key");
-		if (v[4] != NULL || v[5] != NULL || v[8] != NULL)
+		if (v[1] != NULL && (x = sp_scalar(c, v[1], "proxy.tls")) != NULL) {
+			if (strcmp(x, "acme") == 0)
+				s->proxy.tls = TLS_ACME;
+			else
+				sp_err(c, sp_line_of(v[1]), "proxy.tls: '%s': "
+				    "nginx takes acme, or certificate and key "
+				    "without tls", x);
+		}
+		if (s->proxy.tls == TLS_ACME && (v[2] != NULL || v[3] != NULL))
+			sp_err(c, sp_line_of(v[2] ? v[2] : v[3]), "proxy: "
+			    "certificate and key are not for tls acme");
+		if (s->proxy.tls != TLS_ACME &&
+		    (v[4] != NULL || v[5] != NULL || v[8] != NULL))
 			sp_err(c, sp_line_of(v[4] ? v[4] : v[5] ? v[5] : v[8]),
 			    "proxy: email, acme_ca and acme_ca_root are for "
-			    "kind caddy");
+			    "tls acme");
 		return;
 	}
 	if (v[1] == NULL)
@@ -508,7 +518,8 @@ parse_top(struct ctx *c, yaml_node_t *root, yaml_node_t *host)
 	}
 
 	/* The nginx proxy needs a certificate for every site. */
-	if (s->proxy.kind == PROXY_NGINX && v[6] != NULL) {
+	if (s->proxy.kind == PROXY_NGINX && s->proxy.tls != TLS_ACME &&
+	    v[6] != NULL) {
 		size_t i;
 
 		for (i = 0; i < s->nsites; i++)

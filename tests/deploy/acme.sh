@@ -35,7 +35,7 @@ give_up() {
 
 [ "$(id -u)" -eq 0 ] || give_up "needs root (namespaces, nftables)"
 [ -x "$DEPLOY" ] || give_up "no $DEPLOY; build it first (make bin/deploy)"
-DEB="nginx caddy nftables iproute2 curl openssl pebble" \
+DEB="nginx caddy nftables iproute2 curl openssl pebble lego wrk" \
     sh "$top/tests/deps.sh" >&2 || give_up "packages missing"
 
 . "$top/tests/deploy/lib.sh"
@@ -52,7 +52,9 @@ cleanup() {
 	done
 	ip netns delete "$pns" 2>/dev/null
 	ip link delete "$pveth" 2>/dev/null
+	[ -n "${WRK_PID:-}" ] && kill -9 "$WRK_PID" 2>/dev/null
 	netns_teardown "$work/deploy.yaml" proxy blog
+	rm -f "/etc/cron.d/deploy-$name"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
@@ -190,5 +192,96 @@ grep -q "certificate issuer: .*Pebble" status.out &&
 [ -n "${ACME_KEEP_CHAIN:-}" ] && cp chain.caddy "$ACME_KEEP_CHAIN.caddy"
 "$DEPLOY" destroy -f > destroy.out 2>&1 && ok "caddy: destroy" ||
     { bad "caddy: destroy"; cat destroy.out; }
+
+# --- nginx, with lego on the host --------------------------------------
+yaml nginx > deploy.yaml
+cron=/etc/cron.d/deploy-$name
+if "$DEPLOY" apply > apply.out 2>&1; then ok "nginx: apply"; else
+	bad "nginx: apply"; cat apply.out; finish; fi
+grep -q "^certificate blog: www.blog.test blog.test, serial .*Pebble" apply.out &&
+    ok "nginx: apply obtained one certificate for the domain and the redirect name" ||
+    { bad "nginx: apply output"; cat apply.out; }
+grep -q "location /.well-known/acme-challenge/" state/proxy/nginx.conf &&
+    ok "nginx: the proxy serves the challenge folder on port 80" ||
+    bad "nginx.conf has no challenge location"
+if [ -f "$cron" ] && grep -q "renew --due -c $work/deploy.yaml" "$cron" &&
+    grep -q "^[0-9]* 3,15 \* \* \* root " "$cron"; then
+	ok "nginx: renewal schedule written: $(grep root "$cron")"
+else
+	bad "nginx: schedule: $(cat "$cron" 2>&1)"
+fi
+out=$("$DEPLOY" apply 2>&1)
+[ "$out" = "nothing to do" ] && ok "nginx: second apply: nothing to do" ||
+    bad "nginx: second apply: $out"
+"$DEPLOY" push blog > push.out 2>&1 && ok "nginx: push" ||
+    { bad "nginx: push"; cat push.out; }
+body=$(fetch www.blog.test /)
+[ "$body" = "<h1>blog one</h1>" ] && ok "nginx: site over HTTPS verified against Pebble's root" ||
+    bad "nginx: body: $body"
+loc=$(fetch blog.test /a -o /dev/null -w '%{http_code} %{redirect_url}')
+[ "$loc" = "301 https://www.blog.test/a" ] && ok "nginx: redirect name verified too" ||
+    bad "nginx: redirect: $loc"
+served www.blog.test > chain.nginx
+issuer=$(openssl x509 -noout -issuer < chain.nginx)
+serial1=$(openssl x509 -noout -serial < chain.nginx)
+case $issuer in
+*Pebble*) ok "nginx: issuer is Pebble's ($issuer)" ;;
+*) bad "nginx: issuer: $issuer" ;;
+esac
+"$DEPLOY" status > status.out 2>&1
+grep -q "certificate (ACME): www.blog.test blog.test; issuer .*Pebble.*days left" status.out &&
+    grep -q "last renewal attempt: .* ok, serial" status.out &&
+    ok "nginx: status shows issuer, names, expiry and the last attempt" ||
+    { bad "nginx: status"; cat status.out; }
+out=$("$DEPLOY" renew --due 2>&1)
+[ "$out" = "certificate blog: not due" ] && ok "nginx: renew --due: a new certificate is not due" ||
+    bad "nginx: renew --due: $out"
+
+# A forced renewal under load: every request answered, a new serial.
+printf '127.0.0.1 localhost\n127.0.0.1 www.blog.test\n' > hosts
+unshare -m sh -c "mount --bind $work/hosts /etc/hosts && exec wrk -t2 -c8 \
+    -d8s --timeout 5s https://www.blog.test:$https_port/" > wrk.out 2>&1 &
+WRK_PID=$!
+sleep 2
+"$DEPLOY" renew blog > renew.out 2>&1 && ok "nginx: renew blog under load" ||
+    { bad "nginx: renew"; cat renew.out; }
+wait "$WRK_PID"
+WRK_PID=
+requests=$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' wrk.out)
+echo "wrk during renewal: $(grep -E 'requests in|Requests/sec|Socket|Non-2xx' wrk.out | tr -s ' ' | tr '\n' ' ')"
+if [ "${requests:-0}" -gt 100 ] && ! grep -q "Socket errors\|Non-2xx" wrk.out; then
+	ok "nginx: $requests requests during the renewal, 0 failed"
+else
+	bad "nginx: load during renewal: $(cat wrk.out)"
+fi
+served www.blog.test > chain.renewed
+serial2=$(openssl x509 -noout -serial < chain.renewed)
+[ -n "$serial2" ] && [ "$serial2" != "$serial1" ] &&
+    ok "nginx: the renewed certificate is served ($serial1 -> $serial2)" ||
+    bad "nginx: serial after renew: $serial1 -> $serial2"
+[ -n "${ACME_KEEP_CHAIN:-}" ] && cp chain.renewed "$ACME_KEEP_CHAIN.nginx"
+
+# An ACME server that does not answer: a clear error, the old one serves.
+sed "s|acme_ca: https://$pip:14000/dir|acme_ca: https://$pip:14009/dir|" deploy.yaml > down.yaml
+"$DEPLOY" renew -c down.yaml blog > renew.out 2>&1; rc=$?
+if [ $rc -eq 1 ] && grep -q "error: site blog: no certificate from https://$pip:14009/dir: .*connection refused; the proxy keeps the one it has" renew.out; then
+	ok "nginx: unreachable ACME server: renew says so, exit 1"
+else
+	bad "nginx: renew with the server down: rc=$rc $(cat renew.out)"
+fi
+serial3=$(served www.blog.test | openssl x509 -noout -serial)
+body=$(fetch www.blog.test /)
+[ "$serial3" = "$serial2" ] && [ "$body" = "<h1>blog one</h1>" ] &&
+    ok "nginx: the previous certificate keeps serving" ||
+    bad "nginx: after a failed renewal: $serial3 $body"
+"$DEPLOY" status > status.out 2>&1
+grep -q "last renewal attempt: .* failed: .*connection refused" status.out &&
+    ok "nginx: status shows the failed attempt and its error" ||
+    { bad "nginx: status after failure"; cat status.out; }
+
+"$DEPLOY" destroy -f > destroy.out 2>&1 && ok "nginx: destroy" ||
+    { bad "nginx: destroy"; cat destroy.out; }
+[ ! -e "$cron" ] && [ ! -e state ] && ok "nginx: destroy removed the schedule and the ACME folder" ||
+    bad "nginx: left after destroy: $(ls "$cron" state 2>&1)"
 
 finish

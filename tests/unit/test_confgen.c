@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "acme.h"
 #include "buf.h"
 #include "confgen.h"
 #include "diag.h"
@@ -279,7 +280,7 @@ test_acme(void)
 	struct spec *s = load(text);
 	struct buf b = BUF_INIT, path = BUF_INIT, log = BUF_INIT;
 	struct confgen_paths p = { tmp, "/srv/cg/a", "/etc/nginx/mime.types",
-	    "/tmp/x.sock", tmp };
+	    "/tmp/x.sock", tmp, NULL };
 	char *argv[] = { "caddy", "validate", "--adapter", "caddyfile",
 	    "--config", NULL, NULL };
 
@@ -376,6 +377,64 @@ out:
 	buf_release(&log);
 }
 
+/* nginx with tls acme: the placeholder apply makes lets nginx -t pass,
+ * the challenge folder is served on port 80, the live files on 443. */
+static void
+test_proxy_nginx_acme(void)
+{
+	static const char text[] =
+	    "platform: linux-netns\n"
+	    "network: {bridge: cg0, subnet: 10.231.7.0/24, proxy: 10.231.7.2}\n"
+	    "proxy: {kind: nginx, tls: acme, email: ops@example.org}\n"
+	    "releases: {root: /srv/cg}\n"
+	    "sites:\n"
+	    "  - {name: a, domains: [a.test], source: /,\n"
+	    "     redirects: [\"www.a.test -> a.test\"]}\n";
+	struct spec *s = load(text);
+	struct buf b = BUF_INIT, path = BUF_INIT, st = BUF_INIT, ad = BUF_INIT;
+	struct confgen_paths p;
+	struct diag *d = diag_new();
+
+	CHECK(s != NULL, "nginx acme spec refused");
+	if (s == NULL)
+		goto out;
+	buf_printf(&st, "%s/proxy", tmp);
+	buf_printf(&ad, "%s/acme", tmp);
+	state_dirs(st.ptr);
+	CHECK(acme_prepare(s, ad.ptr, d) == 0, "acme_prepare failed");
+	memset(&p, 0, sizeof(p));
+	p.state = st.ptr;
+	p.mime_types = "/etc/nginx/mime.types";
+	p.acme = ad.ptr;
+	confgen_proxy_nginx(&b, s, &p);
+	buf_printf(&path, "%s/proxy/nginx-acme.conf", tmp);
+	write_file(path.ptr, b.ptr);
+	CHECK(nginx_t(path.ptr, st.ptr, NULL) == 0, "nginx -t refuses the acme "
+	    "proxy config:\n%s", b.ptr);
+	buf_clear(&path);
+	buf_printf(&path, "server_name a.test www.a.test;\n"
+	    "\t\tlocation /.well-known/acme-challenge/ {\n"
+	    "\t\t\troot \"%s/webroot\";\n", ad.ptr);
+	CHECK(strstr(b.ptr, path.ptr) != NULL, "challenge folder on port 80");
+	CHECK(strstr(b.ptr, "\t\tlocation / {\n"
+	    "\t\t\treturn 308 https://$host$request_uri;") != NULL,
+	    "the rest of port 80 goes to https");
+	buf_clear(&path);
+	buf_printf(&path, "geo $acme_live {\n\t\tdefault \"%s/live\";",
+	    ad.ptr);
+	CHECK(strstr(b.ptr, path.ptr) != NULL, "the live folder");
+	CHECK(strstr(b.ptr, "ssl_certificate $acme_live/a.pem;\n"
+	    "\t\tssl_certificate_key $acme_live/a.pem;") != NULL,
+	    "the live file, read at each handshake");
+	spec_free(s);
+out:
+	diag_free(d);
+	buf_release(&b);
+	buf_release(&path);
+	buf_release(&st);
+	buf_release(&ad);
+}
+
 static void
 cleanup(void)
 {
@@ -407,6 +466,7 @@ main(void)
 	test_caddy_sites();
 	test_acme();
 	test_proxy_nginx();
+	test_proxy_nginx_acme();
 	if (failed == 0)
 		cleanup();
 	else

@@ -1,0 +1,171 @@
+/*
+ * The nginx proxy's ACME certificates on a linux-netns host: what apply
+ * and destroy add to their plan's work, `deploy renew`, and the lines of
+ * `deploy status`. Caddy needs none of it: it is its own ACME client.
+ */
+#include <sys/stat.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "acme.h"
+#include "buf.h"
+#include "diag.h"
+#include "driver.h"
+#include "fsutil.h"
+#include "spec.h"
+#include "cmd_int.h"
+
+int
+dc_acme_here(const struct spec *h)
+{
+	return acme_hosted(h) && h->platform == PLATFORM_LINUX_NETNS &&
+	    h->host == HOST_LOCAL;
+}
+
+void
+dc_acme_dir(const struct spec *h, struct buf *dir)
+{
+	buf_printf(dir, "%s" ACME_SUBDIR, h->state);
+}
+
+/*
+ * Obtains the certificate of every site (or of only) that is due, or of
+ * every one when force. nginx serves a new one from its next handshake
+ * on: nothing is reloaded, no connection closed. Prints a line per site.
+ * 0, or -1 when a site got none (said in d).
+ */
+static int
+renew_sites(const struct spec *h, const char *only, int force, int quiet,
+    struct diag *d)
+{
+	struct buf dir = BUF_INIT;
+	struct acme_cert c;
+	size_t i;
+	int rc = 0;
+	char *crt;
+
+	dc_acme_dir(h, &dir);
+	for (i = 0; i < h->nsites; i++) {
+		const struct spec_site *site = &h->sites[i];
+
+		if (only != NULL && strcmp(only, site->name) != 0)
+			continue;
+		crt = acme_live_path(dir.ptr, site->name, "pem");
+		if (acme_cert_read(crt, &c) == -1)
+			c.placeholder = 1;
+		if (!force && !acme_due(site, &c, time(NULL))) {
+			if (!quiet)
+				printf("certificate %s: not due\n", site->name);
+		} else if (acme_obtain(h, site, dir.ptr, d) == -1)
+			rc = -1;
+		else {
+			if (acme_cert_read(crt, &c) == 0)
+				printf("certificate %s: %s, serial %s, "
+				    "issuer %s\n", site->name, c.names,
+				    c.serial, c.issuer);
+		}
+		free(crt);
+	}
+	buf_release(&dir);
+	return rc;
+}
+
+int
+dc_acme_prepare(const struct spec *h, struct diag *d)
+{
+	struct buf dir = BUF_INIT;
+	int rc;
+
+	dc_acme_dir(h, &dir);
+	rc = acme_prepare(h, dir.ptr, d);
+	buf_release(&dir);
+	return rc;
+}
+
+int
+dc_acme_converge(const struct spec *h, struct driver *drv, int *did,
+    struct diag *d)
+{
+	struct buf path = BUF_INIT;
+	int rc = 0, w;
+
+	*did = 0;
+	(void)drv;
+	if (renew_sites(h, NULL, 0, 1, d) == -1)
+		rc = -1;
+	if ((w = acme_schedule_write(h, self_path[0] ? self_path : "deploy",
+	    d)) == -1)
+		rc = -1;
+	else if (w == 1) {
+		acme_schedule_path(h, &path);
+		printf("renewal schedule: %s\n", path.ptr);
+		*did = 1;
+	}
+	buf_release(&path);
+	return rc;
+}
+
+int
+dc_acme_remove(const struct spec *h, struct diag *d)
+{
+	struct buf dir = BUF_INIT;
+	int rc = 0;
+
+	if (acme_schedule_remove(h, d) == -1)
+		rc = -1;
+	dc_acme_dir(h, &dir);
+	if (fs_is_dir(dir.ptr) && fs_remove_tree(dir.ptr) == -1) {
+		diag_error(d, dir.ptr, 0, "cannot remove this folder");
+		rc = -1;
+	}
+	rmdir(h->state);
+	buf_release(&dir);
+	return rc;
+}
+
+void
+dc_acme_describe(const struct spec *h, const struct spec_site *site,
+    const char *indent)
+{
+	struct buf dir = BUF_INIT, out = BUF_INIT;
+
+	dc_acme_dir(h, &dir);
+	acme_describe(dir.ptr, site, indent, &out);
+	fputs(out.ptr, stdout);
+	buf_release(&dir);
+	buf_release(&out);
+}
+
+int
+cmd_renew(int argc, char **argv)
+{
+	struct opts o;
+	struct diag *d;
+	struct spec *full, *h;
+	int rc = 1;
+
+	PARSE("renew", 1, "DH");
+	d = diag_new();
+	if ((full = dc_load(&o, d, 0)) == NULL)
+		return dc_report(d, 1);
+	h = dc_host(full, &o);
+	if (o.npos && spec_site(h, o.pos[0]) == NULL)
+		diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
+	else if (h->proxy.kind == PROXY_CADDY && h->proxy.tls == TLS_ACME)
+		diag_error(d, o.file, 0, "renew: Caddy renews its own "
+		    "certificates");
+	else if (!acme_hosted(h))
+		diag_error(d, o.file, 0, "renew: the proxy takes no ACME "
+		    "certificates (proxy.tls is not acme)");
+	else if (!dc_acme_here(h))
+		diag_error(d, o.file, 0, "renew: runs on the host itself, "
+		    "where the renewal schedule runs it");
+	else if (renew_sites(h, o.npos ? o.pos[0] : NULL, !o.due, 0, d) == 0)
+		rc = 0;
+	spec_free(full);
+	return dc_report(d, rc);
+}
