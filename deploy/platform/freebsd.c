@@ -413,6 +413,8 @@ observe_firewall(struct fb_driver *fd, struct diag *d)
 	if (fb_rules_find(&nr, "nat ", on.ptr, s->net.subnet_str, NULL) >= 0 &&
 	    fb_rules_find(&nr, "rdr pass ", on.ptr, s->net.proxy_str,
 	    NULL) >= 0 &&
+	    (s->net.gemini == 0 || fb_rules_find(&nr, "rdr pass ", on.ptr,
+	    s->net.gemini_str, NULL) >= 0) &&
 	    fb_rules_find(&fr, "block return in all", NULL) >= 0 &&
 	    fb_rules_find(&fr, "block return in all", NULL) <
 	    fb_rules_find(&fr, "pass in quick ", on.ptr, "proto tcp",

@@ -109,6 +109,25 @@ for g in golden/bastille-gemini.sh golden/jail-gemini.sh; do
 	else ko "$g: the Gemini jail is not planned as expected"; fi
 done
 
+# A jail.conf host with the Gemini jail in place: nothing to do; gmid
+# stopped: started; its rdr of 1965 not loaded: the firewall reloaded.
+cp -r obs/gemini-jail "$T/gemini"
+"$fbplan" -k "$T/gemini" specs/jail-gemini.yaml obs/gemini-jail \
+    >/dev/null 2>"$T/err" || ko "converged gemini state: $(cat "$T/err")"
+out=$("$fbplan" specs/jail-gemini.yaml "$T/gemini" 2>&1)
+if [ "$out" = "nothing to do" ]; then ok; else
+	ko "converged gemini host: got $(echo "$out" | grep '^# [0-9]')"; fi
+cp -r "$T/gemini" "$T/gmidoff"
+rm "$T/gmidoff/jexec_www-gemini_service_gmid_status"
+out=$("$fbplan" specs/jail-gemini.yaml "$T/gmidoff" 2>&1 | grep '^# [0-9]')
+if [ "$out" = "# 1/1 start-server gemini gmid" ]; then ok; else
+	ko "stopped gmid: got $out"; fi
+cp -r "$T/gemini" "$T/nordr"
+grep -v 'port 1965' "$T/gemini/pfctl_-sn" >"$T/nordr/pfctl_-sn"
+out=$("$fbplan" specs/jail-gemini.yaml "$T/nordr" 2>&1 | grep '^# [0-9]')
+if [ "$out" = "# 1/1 load-firewall www host ports to proxy" ]; then ok; else
+	ko "1965 rdr not loaded: got $out"; fi
+
 # Hosts that match their spec: nothing to do.
 for c in "specs/bastille-three.yaml $T/three" "specs/jail-one.yaml $T/onejail"; do
 	# shellcheck disable=SC2086
