@@ -107,6 +107,7 @@ PASSED=$((PASSED + $(echo "$line" | sed 's/^lane: \([0-9]*\) passed.*/\1/')))
 FAILED=$((FAILED + $(echo "$line" | sed 's/.* \([0-9]*\) failed.*/\1/')))
 wait "$mpid"
 report mutate "$MLOG" $? "$mstart"
+sed -n '/^module /,/^mutate: /p' "$MLOG"
 echo
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

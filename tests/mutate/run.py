@@ -172,6 +172,7 @@ def try_fault(f, tree, n, log_path, lock):
     with open(path, "w") as fp:
         fp.write(orig)
     mark = "ok  " if outcome.startswith("caught") else "FAIL"
+    f["seconds"] = time.time() - start
     with lock:
         print("%s %-14s %s: %s (%.0fs)" % (mark, f["module"], f["title"],
               outcome, time.time() - start), flush=True)
@@ -268,6 +269,10 @@ def main():
     caught = sum(1 for _, o in results if o.startswith("caught"))
     print("%-16s %6d %6d %6d" % ("total", len(results), caught,
                                  len(results) - caught))
+    slow = sorted((f for f, _ in results if "seconds" in f),
+                  key=lambda f: -f["seconds"])[:5]
+    print("slowest: " + ", ".join("%s (%.0f s)" % (f["title"], f["seconds"])
+                                  for f in slow))
     print("mutate: %d faults in %.0f s" % (len(results), time.time() - t0))
     print("%d passed, %d failed" % (caught, len(results) - caught))
     return 0 if caught == len(results) else 1
