@@ -73,7 +73,7 @@ DEPLOY_OBJS = \
 	deploy/platform/linux_net.o deploy/platform/linux_jail.o \
 	deploy/platform/driver_bastille.o deploy/platform/driver_jail.o \
 	deploy/platform/freebsd.o deploy/platform/fb_host.o \
-	deploy/platform/fb_parse.o deploy/platform/plan.o \
+	deploy/platform/fb_parse.o deploy/platform/plan.o deploy/platform/fb_acme.o \
 	deploy/platform/confgen.o deploy/platform/proc.o deploy/platform/acme.o \
 	deploy/remote/agent.o deploy/remote/agent_verbs.o \
 	deploy/remote/transport.o deploy/remote/fleet.o \
@@ -142,7 +142,7 @@ DEB_BUILD = build-essential pkg-config libcmark-gfm-dev \
 	libmicrohttpd-dev libgit2-dev libcurl4-openssl-dev libarchive-dev \
 	zlib1g-dev libbrotli-dev python3-pygments
 DEB_TEST = shellcheck libxml2-utils curl mandoc python3 git brotli nginx caddy nftables \
-	molly-brown \
+	molly-brown pebble lego \
 	iproute2 util-linux openssh-server openssh-client openssl wrk \
 	clang libclang-rt-dev
 FREEBSD_PKGS = pkgconf cmark libyaml xxhash libmicrohttpd libgit2 curl \

@@ -431,14 +431,11 @@ acme_schedule_path(const struct spec *s, struct buf *path)
 }
 
 void
-acme_schedule_text(const struct spec *s, const char *self, struct buf *out)
+acme_cron_text(const struct spec *s, const char *command, struct buf *out)
 {
-	char file[PATH_MAX];
 	unsigned minute = 0;
 	const char *p;
 
-	if (realpath(s->file, file) == NULL)
-		snprintf(file, sizeof(file), "%s", s->file);
 	/* hosts of a fleet spread over the hour */
 	for (p = s->name; *p != '\0'; p++)
 		minute = minute * 31 + (unsigned char)*p;
@@ -449,8 +446,21 @@ acme_schedule_text(const struct spec *s, const char *self, struct buf *out)
 	    "shows the last attempt.\n"
 	    "SHELL=/bin/sh\n"
 	    "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
-	    "%u 3,15 * * * root %s renew --due -c %s >/dev/null 2>&1\n",
-	    s->name, minute % 60, self, file);
+	    "%u 3,15 * * * root %s >/dev/null 2>&1\n",
+	    s->name, minute % 60, command);
+}
+
+void
+acme_schedule_text(const struct spec *s, const char *self, struct buf *out)
+{
+	char file[PATH_MAX];
+	struct buf cmd = BUF_INIT;
+
+	if (realpath(s->file, file) == NULL)
+		snprintf(file, sizeof(file), "%s", s->file);
+	buf_printf(&cmd, "%s renew --due -c %s", self, file);
+	acme_cron_text(s, cmd.ptr, out);
+	buf_release(&cmd);
 }
 
 int

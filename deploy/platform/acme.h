@@ -71,6 +71,9 @@ void	acme_describe(const char *dir, const struct spec_site *site,
 void	acme_schedule_path(const struct spec *s, struct buf *path);
 void	acme_schedule_text(const struct spec *s, const char *self,
 	    struct buf *out);
+/* The cron file running command twice a day (no %, no newline in it). */
+void	acme_cron_text(const struct spec *s, const char *command,
+	    struct buf *out);
 int	acme_schedule_write(const struct spec *s, const char *self,
 	    struct diag *d);
 int	acme_schedule_remove(const struct spec *s, struct diag *d);

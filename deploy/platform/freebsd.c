@@ -606,7 +606,10 @@ commands(struct fb_driver *fd, const struct action *a, struct fb_script *sc,
 	default:
 		break;
 	}
-	return fd->fl->commands(fd, a, sc, d);
+	if (fd->fl->commands(fd, a, sc, d) == -1)
+		return -1;
+	fb_acme_commands(fd, a, sc);
+	return 0;
 }
 
 int

@@ -191,6 +191,16 @@ void	fb_write_file(struct fb_script *sc, const char *path, const char *text);
  * max): mounted read-only at the same path in the proxy jail. */
 size_t	fb_cert_dirs(const struct spec *s, char *dirs[], size_t max);
 
+/* fb_acme.c: nginx with tls acme (acme.h). The commands a proxy action
+ * adds: client, folders, renewal script and cron entry with its config;
+ * the script run once nginx is up; both removed with the jail. */
+void	fb_acme_commands(struct fb_driver *fd, const struct action *a,
+	    struct fb_script *sc);
+/* The renewal script for the ACME folder dir (host path), and where it
+ * lives on the host. */
+void	fb_acme_script(const struct spec *s, const char *dir, struct buf *out);
+void	fb_acme_script_path(const struct spec *s, struct buf *out);
+
 /* Implemented by driver_bastille.c and driver_jail.c. */
 struct driver *driver_bastille_open(const struct spec *s, struct diag *d);
 struct driver *driver_jail_open(const struct spec *s, struct diag *d);

@@ -56,12 +56,15 @@ bastille-three|specs/bastille-three.yaml obs/fresh-bastille
 bastille-nginx|specs/bastille-nginx.yaml obs/fresh-bastille
 jail-one|specs/jail-one.yaml obs/fresh-jail
 jail-nginx|specs/jail-nginx.yaml obs/fresh-jail
+bastille-nginx-acme|specs/bastille-nginx-acme.yaml obs/fresh-bastille
+jail-nginx-acme|specs/jail-nginx-acme.yaml obs/fresh-jail
 bastille-gemini|specs/bastille-gemini.yaml obs/fresh-bastille
 jail-gemini|specs/jail-gemini.yaml obs/fresh-jail
 bastille-add-site|specs/bastille-four.yaml THREE
 bastille-remove-site|specs/bastille-two.yaml THREE
 bastille-destroy-site|-s shop specs/bastille-three.yaml THREE
 bastille-destroy|-d specs/bastille-three.yaml THREE
+bastille-destroy-acme|-d specs/bastille-nginx-acme.yaml THREE
 jail-destroy|-d specs/jail-one.yaml ONEJAIL
 '
 echo "$cases" | while IFS='|' read -r name args; do
@@ -127,6 +130,31 @@ grep -v 'port 1965' "$T/gemini/pfctl_-sn" >"$T/nordr/pfctl_-sn"
 out=$("$fbplan" specs/jail-gemini.yaml "$T/nordr" 2>&1 | grep '^# [0-9]')
 if [ "$out" = "# 1/1 load-firewall www host ports to proxy" ]; then ok; else
 	ko "1965 rdr not loaded: got $out"; fi
+
+# nginx with tls acme: lego on the host, the challenge folder inside the
+# proxy jail, a renewal script (sh -n, shellcheck) that runs once nginx is
+# up and twice a day from cron, both removed with the proxy.
+for g in golden/bastille-nginx-acme.sh golden/jail-nginx-acme.sh; do
+	awk '/^cat > .*acme-renew.sh <</ { on = 1; next } /^DEPLOY_EOF$/ { on = 0 }
+	    on' "$g" >"$T/renew.sh"
+	if [ -s "$T/renew.sh" ] && sh -n "$T/renew.sh" 2>"$T/e" &&
+	    shellcheck -s sh "$T/renew.sh" >"$T/e" 2>&1; then ok
+	else ko "$g: renewal script: $(cat "$T/e")"; fi
+	if grep -q "^renew 'blog' 'blog.example.org' 'www.blog.example.org'\$" "$T/renew.sh" &&
+	    grep -q "^renew 'docs' 'docs.example.org'\$" "$T/renew.sh" &&
+	    grep -q 'start + (end - start) \* 2 / 3' "$T/renew.sh"; then ok
+	else ko "$g: renewal script names and 2/3 rule"; fi
+	start=$(grep -n '^# [0-9]*/[0-9]* start-server proxy nginx$' "$g" | cut -d: -f1)
+	run=$(grep -n '^/var/db/deploy/www/acme-renew.sh$' "$g" | tail -n 1 | cut -d: -f1)
+	if grep -q '^pkg install -y lego$' "$g" &&
+	    grep -q '^mkdir -p .*/var/deploy/acme/webroot/.well-known/acme-challenge$' "$g" &&
+	    grep -q '^[0-9]* 3,15 \* \* \* root /var/db/deploy/www/acme-renew.sh ' "$g" &&
+	    [ -n "$start" ] && [ -n "$run" ] && [ "$run" -gt "$start" ]; then ok
+	else ko "$g: lego, the challenge folder, the schedule, the first run after nginx"; fi
+done
+if grep -q '^rm -f /usr/local/etc/cron.d/deploy-www /var/db/deploy/www/acme-renew.sh$' \
+    golden/bastille-destroy-acme.sh; then ok
+else ko "destroy leaves the renewal schedule"; fi
 
 # Hosts that match their spec: nothing to do.
 for c in "specs/bastille-three.yaml $T/three" "specs/jail-one.yaml $T/onejail"; do
