@@ -7,16 +7,16 @@
 # this run's pid, such that no address or route on this host lies in
 # NET16.x .. NET16.(x+COUNT-1) for any NET16 given (e.g. 10.233): two test
 # runs at once (make check beside make mutate) then take different subnets.
-# Under make mutate, MUTATE_TREE (0 or 1) starts each scratch tree's runs
-# in a third of the range of its own, so that two runs started in the
-# same second do not both find the same subnet still free.
+# Under make mutate, MUTATE_TREE (0, 1 or 2) starts each scratch tree's
+# runs in a third of the range of its own, so that two runs started in
+# the same second do not both find the same subnet still free.
 free_octet() {
 	n=$1
 	shift
 	used=" $( { ip -4 -o addr; ip -4 route; } 2>/dev/null | tr '\n' ' ')"
 	start=$$
 	case ${MUTATE_TREE-} in
-	[01]) start=$(( 66 + 66 * MUTATE_TREE + $$ % 8 )) ;;
+	[012]) start=$(( 66 * MUTATE_TREE + $$ % 8 )) ;;
 	esac
 	try=0
 	while [ "$try" -lt 200 ]; do

@@ -205,7 +205,7 @@ def main():
         return 1 if stale else 0
 
     scratch = tempfile.mkdtemp(prefix="mutate.")
-    trees = [os.path.join(scratch, "tree0"), os.path.join(scratch, "tree1")]
+    trees = [os.path.join(scratch, "tree%d" % n) for n in range(3)]
     results = []
     t0 = time.time()
     try:
@@ -224,8 +224,11 @@ def main():
                 print("the unchanged tree does not build")
                 print("0 passed, 1 failed")
                 return 1
-        # A second built copy: two faults at a time, one per core.
-        subprocess.run(["cp", "-a", trees[0], trees[1]], check=True)
+        # Two more built copies: two faults at a time, one per core, and a
+        # third tree for the deployer's faults only, whose tests spend most
+        # of their time waiting on jails, servers and timed load.
+        for t in trees[1:]:
+            subprocess.run(["cp", "-a", trees[0], t], check=True)
         if a.ready:
             open(a.ready, "w").close()
         queue = sorted((f for f in faults if f not in stale), key=cost,
@@ -238,14 +241,16 @@ def main():
             log_path = os.path.join(scratch, "log%d" % n)
             while True:
                 with lock:
-                    if not queue:
+                    pick = next((f for f in queue if n < 2 or
+                                 f["tests"][0].startswith("deploy/")), None)
+                    if pick is None:
                         return
-                    pick = queue.pop(0)
+                    queue.remove(pick)
                 results.append((pick, try_fault(pick, tree, n, log_path,
                                                 lock)))
 
         threads = [threading.Thread(target=worker, args=(n,))
-                   for n in (0, 1)]
+                   for n in range(len(trees))]
         for t in threads:
             t.start()
         for t in threads:
