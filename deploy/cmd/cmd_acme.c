@@ -109,6 +109,54 @@ dc_acme_converge(const struct spec *h, struct driver *drv, int *did,
 	return rc;
 }
 
+static void
+preview_heading(int *n)
+{
+	if ((*n)++ == 0)
+		printf("certificates (ACME, after the actions):\n");
+}
+
+int
+dc_acme_preview(const struct spec *h)
+{
+	struct buf dir = BUF_INIT, path = BUF_INIT, want = BUF_INIT;
+	struct buf have = BUF_INIT;
+	struct acme_cert c;
+	size_t i, j;
+	int n = 0;
+	char *pem;
+
+	dc_acme_dir(h, &dir);
+	for (i = 0; i < h->nsites; i++) {
+		const struct spec_site *site = &h->sites[i];
+
+		pem = acme_live_path(dir.ptr, site->name, "pem");
+		if (acme_cert_read(pem, &c) == -1)
+			c.placeholder = 1;
+		if (acme_due(site, &c, time(NULL))) {
+			preview_heading(&n);
+			printf("  obtain-certificate %s", site->name);
+			for (j = 0; j < site->ndomains; j++)
+				printf(" %s", site->domains[j]);
+			for (j = 0; j < site->nredirects; j++)
+				printf(" %s", site->redirects[j].from);
+			printf("\n");
+		}
+		free(pem);
+	}
+	acme_schedule_path(h, &path);
+	acme_schedule_text(h, self_path[0] ? self_path : "deploy", &want);
+	if (fs_read(path.ptr, &have) == -1 || strcmp(have.ptr, want.ptr) != 0) {
+		preview_heading(&n);
+		printf("  write-renewal-schedule %s\n", path.ptr);
+	}
+	buf_release(&dir);
+	buf_release(&path);
+	buf_release(&want);
+	buf_release(&have);
+	return n;
+}
+
 int
 dc_acme_remove(const struct spec *h, struct diag *d)
 {

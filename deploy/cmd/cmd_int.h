@@ -136,6 +136,9 @@ int	dc_acme_prepare(const struct spec *h, struct diag *d);
  * due; the renewal schedule. *did is set when something changed. */
 int	dc_acme_converge(const struct spec *h, struct driver *drv, int *did,
 	    struct diag *d);
+/* For plan: prints what apply would do for the certificates; returns
+ * how many things that is. */
+int	dc_acme_preview(const struct spec *h);
 /* After destroy: the schedule and the ACME folder go. */
 int	dc_acme_remove(const struct spec *h, struct diag *d);
 /* The status lines of a site's certificate. */

@@ -331,9 +331,15 @@ plan_and_maybe_apply(const char *cmd, const struct opts *o, int apply,
 	    plan_build(&p, drv, &obs, mode, site, d) == -1)
 		goto out;
 	acme = apply && mode == PLAN_APPLY && dc_acme_here(h);
-	/* nginx starts only with a certificate: a placeholder at first */
+	/* a placeholder certificate until the first one is issued */
 	if (acme && dc_acme_prepare(h, d) == -1)
 		goto out;
+	/* plan: what apply would do for the certificates too */
+	if (p.n == 0 && !apply && mode == PLAN_APPLY && dc_acme_here(h) &&
+	    dc_acme_preview(h) > 0) {
+		rc = 0;
+		goto out;
+	}
 	if (p.n == 0 && acme) {
 		int did;
 
@@ -363,6 +369,8 @@ plan_and_maybe_apply(const char *cmd, const struct opts *o, int apply,
 	if (!apply) {
 		printf("%zu action%s:\n", p.n, p.n == 1 ? "" : "s");
 		plan_print(&p, stdout);
+		if (mode == PLAN_APPLY && dc_acme_here(h))
+			dc_acme_preview(h);
 		rc = 0;
 		goto out;
 	}

@@ -196,6 +196,11 @@ grep -q "certificate issuer: .*Pebble" status.out &&
 # --- nginx, with lego on the host --------------------------------------
 yaml nginx > deploy.yaml
 cron=/etc/cron.d/deploy-$name
+"$DEPLOY" plan > plan.out 2>&1
+grep -q "^  obtain-certificate blog www.blog.test blog.test$" plan.out &&
+    grep -q "^  write-renewal-schedule $cron$" plan.out && [ ! -e "$cron" ] &&
+    ok "nginx: plan lists the certificate and the schedule, writes nothing" ||
+    { bad "nginx: plan"; cat plan.out; }
 if "$DEPLOY" apply > apply.out 2>&1; then ok "nginx: apply"; else
 	bad "nginx: apply"; cat apply.out; finish; fi
 grep -q "^certificate blog: www.blog.test blog.test, serial .*Pebble" apply.out &&
@@ -213,6 +218,9 @@ fi
 out=$("$DEPLOY" apply 2>&1)
 [ "$out" = "nothing to do" ] && ok "nginx: second apply: nothing to do" ||
     bad "nginx: second apply: $out"
+out=$("$DEPLOY" plan 2>&1)
+[ "$out" = "nothing to do" ] && ok "nginx: plan after apply: nothing to do" ||
+    bad "nginx: plan after apply: $out"
 "$DEPLOY" push blog > push.out 2>&1 && ok "nginx: push" ||
     { bad "nginx: push"; cat push.out; }
 body=$(fetch www.blog.test /)
