@@ -293,8 +293,14 @@ build_load(struct build *b, size_t threads)
 		}
 		if (p->kind == CONTENT_PAGE)
 			pages[ng++] = *p;
-		else
-			posts[np++] = *p;
+		else {
+			posts[np] = *p;
+			/* built with --drafts: still a draft (its source is
+			 * not published) */
+			if (b->src[i].from_drafts)
+				posts[np].draft = 1;
+			np++;
+		}
 	}
 	b->st->posts = np;
 	b->st->pages = ng;

@@ -265,6 +265,7 @@ page_fp(const struct cap *k, const struct post *p, const char *rel,
 	fp_u64(&b, (uint64_t)p->kind);
 	fp_u64(&b, p->text_hash);
 	fp_u64(&b, p->sum_hash);
+	fp_u64(&b, content_publishes_source(p, k->c));
 	fp_str(&b, siteindex_author(k->ix, p));
 	fp_link(&b, newer);
 	fp_link(&b, older);
@@ -335,6 +336,12 @@ page(struct cap *k, const struct post *p, const struct post *newer,
 	if (newer != NULL)
 		gemlog_line(&gem, "Newer:", newer);
 	foot(&gem, c, p->url);
+	/* its Markdown, published beside the HTML page */
+	if (c->site_url[0] != '\0' && content_publishes_source(p, c)) {
+		buf_printf(&gem, "=> %s/", c->site_url);
+		content_source_path(&gem, p);
+		buf_adds(&gem, " Its Markdown source\n");
+	}
 	rc = cap_write_fp(k, rel.ptr, gem.ptr, gem.len, fp);
 out:
 	diag_free(quiet);

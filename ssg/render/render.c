@@ -143,6 +143,17 @@ make_post_map(const struct render *r, const struct post *p, int full)
 		val_set_str(m, "gemini_url", g.ptr);
 		buf_release(&g);
 	}
+	/* and its Markdown source, published beside it */
+	if (full && content_publishes_source(p, r->c)) {
+		struct buf u = BUF_INIT;
+
+		buf_printf(&u, "%s/", r->base);
+		content_source_path(&u, p);
+		val_set_str(m, "source_url", u.ptr);
+		buf_release(&u);
+	}
+	val_set_lit(m, "has_formats", val_bool(val_get(m, "gemini_url") !=
+	    NULL || val_get(m, "source_url") != NULL));
 	if (full || p->kind == CONTENT_PAGE)
 		val_set_ref(m, "content", p->html);
 	set_image(r, m, p);
@@ -522,6 +533,23 @@ do_404(const struct render *r, const struct page_job *j, struct buf *out,
 	    tr(r, "not_found_title"), NULL, "/404.html"), out, err);
 }
 
+/* The post or page of a PAGE_SOURCE job. */
+const struct post *
+render_source_post(const struct render *r, const struct page_job *j)
+{
+	if (j->arg == (size_t)-1)
+		return r->ix->home;
+	return j->arg < r->ix->nposts ? r->ix->posts[j->arg] :
+	    r->ix->pages[j->arg - r->ix->nposts];
+}
+
+static int
+do_source(const struct render *r, const struct page_job *j, struct buf *out,
+    struct buf *err)
+{
+	return content_source_text(render_source_post(r, j), out, err);
+}
+
 /* One renderer per page kind. */
 static int (*const renderers[PAGE_KIND_COUNT])(const struct render *,
     const struct page_job *, struct buf *, struct buf *) = {
@@ -543,6 +571,7 @@ static int (*const renderers[PAGE_KIND_COUNT])(const struct render *,
 	[PAGE_ATOM] = render_feed,
 	[PAGE_SITEMAP] = render_sitemap,
 	[PAGE_ROBOTS] = render_robots,
+	[PAGE_SOURCE] = do_source,
 };
 
 int
@@ -727,6 +756,24 @@ add_file(struct planner *p, enum page_kind kind, size_t arg, const char *fmt,
 	add(p, kind, arg);
 }
 
+/* Each Markdown post's and page's source beside its page. */
+static void
+plan_sources(struct planner *p, const struct render *r)
+{
+	const struct site_index *ix = r->ix;
+	size_t i, n = ix->nposts + ix->npages;
+	const struct post *s;
+
+	for (i = 0; i <= n; i++) {
+		s = i < ix->nposts ? ix->posts[i] : i < n ?
+		    ix->pages[i - ix->nposts] : ix->home;
+		if (s == NULL || !content_publishes_source(s, r->c))
+			continue;
+		content_source_path(&p->path, s);
+		add(p, PAGE_SOURCE, i < n ? i : (size_t)-1);
+	}
+}
+
 size_t
 render_plan(struct render *r, struct page_job **jobs)
 {
@@ -801,6 +848,7 @@ render_plan(struct render *r, struct page_job **jobs)
 	add_file(&p, PAGE_ATOM, 0, "atom.xml");
 	add_file(&p, PAGE_SITEMAP, 0, "sitemap.xml");
 	add_file(&p, PAGE_ROBOTS, 0, "robots.txt");
+	plan_sources(&p, r);
 	buf_release(&p.url);
 	buf_release(&p.path);
 	*jobs = p.jobs;

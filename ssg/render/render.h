@@ -39,6 +39,9 @@ enum page_kind {
 	PAGE_ATOM,
 	PAGE_SITEMAP,
 	PAGE_ROBOTS,
+	PAGE_SOURCE,		/* a post's or page's Markdown; arg: index in
+				 * ix->posts, nposts + index in ix->pages,
+				 * -1: the home page */
 	PAGE_KIND_COUNT
 };
 

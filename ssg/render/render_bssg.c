@@ -131,6 +131,7 @@ render_framed(enum page_kind kind)
 	switch (kind) {
 	case PAGE_TAG_RSS: case PAGE_AUTHOR_RSS: case PAGE_RSS:
 	case PAGE_ATOM: case PAGE_SITEMAP: case PAGE_ROBOTS:
+	case PAGE_SOURCE:
 		return 0;
 	default:
 		return 1;

@@ -153,6 +153,8 @@ render_fingerprint(const struct render *r, const struct page_job *j)
 	case PAGE_POST:
 		p = ix->posts[j->arg];
 		fp_post(&b, p, 1);
+		/* its link to its Markdown source (not a draft's) */
+		fp_u64(&b, content_publishes_source(p, r->c));
 		fp_link(&b, j->arg + 1 < ix->nposts ? ix->posts[j->arg + 1] : NULL);
 		fp_link(&b, j->arg > 0 ? ix->posts[j->arg - 1] : NULL);
 		fp_u64(&b, ix->nposts > 1);
@@ -161,6 +163,7 @@ render_fingerprint(const struct render *r, const struct page_job *j)
 	case PAGE_PAGE:
 		p = j->arg == (size_t)-1 ? ix->home : ix->pages[j->arg];
 		fp_post(&b, p, 1);
+		fp_u64(&b, content_publishes_source(p, r->c));
 		break;
 	case PAGE_HOME:
 		per = (size_t)r->c->posts_per_page;
@@ -253,6 +256,12 @@ render_fingerprint(const struct render *r, const struct page_job *j)
 		for (i = 0; i < ix->nauthors; i++)
 			fp_str(&b, ix->authors[i].slug);
 		fp_u64(&b, r->home_pages);
+		break;
+	case PAGE_SOURCE:
+		/* its file's text and its title */
+		p = render_source_post(r, j);
+		fp_u64(&b, p->text_hash);
+		fp_str(&b, p->title);
 		break;
 	case PAGE_404:
 	case PAGE_ROBOTS:

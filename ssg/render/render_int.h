@@ -86,4 +86,8 @@ int	 render_sitemap(const struct render *, const struct page_job *,
 int	 render_robots(const struct render *, const struct page_job *,
 	    struct buf *, struct buf *);
 
+/* The post or page whose Markdown a PAGE_SOURCE job publishes. */
+const struct post *render_source_post(const struct render *r,
+	    const struct page_job *j);
+
 #endif

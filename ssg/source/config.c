@@ -79,6 +79,7 @@ static const struct ckey keys[] = {
 	B(gemini, "false", "also write the site as a Gemini capsule (gemtext) into gemini_output_dir"),
 	S(gemini_output_dir, "capsule", "folder of the Gemini capsule, in the site folder"),
 	S(gemini_url, "", "the capsule's address, e.g. gemini://example.org (named on its home page)"),
+	B(gemini_markdown_link, "true", "with gemini: publish each Markdown post's and page's text as index.md beside its page, and link it"),
 	B(follow_external_symlinks, "false", "publish what symbolic links that leave the site folder point to"),
 	S(posts_dir, "posts", "folder of posts (Markdown or HTML)"),
 	S(pages_dir, "pages", "folder of pages"),

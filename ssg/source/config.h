@@ -49,6 +49,7 @@ struct site_config {
 	int	 gemini;		/* write the Gemini capsule too */
 	char	*gemini_output_dir;
 	char	*gemini_url;
+	int	 gemini_markdown_link;	/* publish and link index.md */
 	char	*raw_html;		/* keep, filter or omit */
 	int	 highlight;		/* colour fenced code with a language */
 	/* lists and feeds */

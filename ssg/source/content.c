@@ -23,6 +23,52 @@
 #define EXCERPT_MAX 160	/* bytes, as BSSG's generate_excerpt */
 
 int
+content_publishes_source(const struct post *p, const struct site_config *c)
+{
+	return c->gemini && c->gemini_markdown_link && !p->is_html &&
+	    !p->draft;
+}
+
+void
+content_source_path(struct buf *out, const struct post *p)
+{
+	size_t n = strlen(p->out_path);
+
+	if (n > 5 && strcmp(p->out_path + n - 5, ".html") == 0)
+		buf_printf(out, "%.*s.md", (int)(n - 5), p->out_path);
+	else
+		buf_printf(out, "%s.md", p->out_path);
+}
+
+int
+content_source_text(const struct post *p, struct buf *out, struct buf *err)
+{
+	struct buf text = BUF_INIT;
+	struct frontmatter fm;
+	struct diag *quiet = diag_new();	/* the build reported them */
+	int rc = -1;
+
+	if (fs_read(p->src, &text) == -1)
+		buf_printf(err, "%s: cannot read it again: %s", p->src,
+		    strerror(errno));
+	else if (frontmatter_parse(&fm, text.ptr, text.len, p->src,
+	    quiet) == -1)
+		buf_printf(err, "%s: cannot read its front matter again",
+		    p->src);
+	else {
+		buf_printf(out, "# %s\n\n", p->title);
+		buf_add(out, fm.body, fm.body_len);
+		if (fm.body_len > 0 && fm.body[fm.body_len - 1] != '\n')
+			buf_addc(out, '\n');
+		frontmatter_release(&fm);
+		rc = 0;
+	}
+	diag_free(quiet);
+	buf_release(&text);
+	return rc;
+}
+
+int
 content_is_source(const char *path)
 {
 	const char *ext = path_ext(path);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 struct arena;
+struct buf;
 struct diag;
 struct site_config;
 
@@ -118,6 +119,20 @@ int	content_html(struct post *p, const struct site_config *c,
  * description, excerpt, image, tags) and of all of it (also the body),
  * for fingerprints. */
 void	content_hashes(struct post *p);
+/*
+ * The Markdown source a page publishes beside it when the site has
+ * gemini and gemini_markdown_link on: a post or page written in Markdown,
+ * not a draft. Its path is the page's with .md for .html
+ * ("x/index.html": "x/index.md"), appended to out by content_source_path.
+ */
+int	content_publishes_source(const struct post *p,
+	    const struct site_config *c);
+void	content_source_path(struct buf *out, const struct post *p);
+/* Appends what that file holds: the title as a heading, then the text as
+ * written, without its front matter (see site.yaml(5)). Returns 0, or -1
+ * when the source cannot be read (the reason in err). */
+int	content_source_text(const struct post *p, struct buf *out,
+	    struct buf *err);
 /* 1 if path names a source file (.md, .markdown, .html). */
 int	content_is_source(const char *path);
 

@@ -55,16 +55,23 @@ RES=$WORK/res
 
 # one VARIANT CASE: a timed build; "wall cpu" appended to $RES
 one() {
+	force=
 	if [ "$2" = full ]; then
-		rm -rf "$WORK/$1/public" "$WORK/$1/capsule"
+		# moved aside, not deleted: ext4 makes new files slower for a
+		# while after tens of thousands are deleted (see run.sh)
+		mkdir -p "$WORK/old"
+		for d in output capsule; do
+			[ -d "$WORK/$1/$d" ] && mv "$WORK/$1/$d" "$WORK/old/$1-$d-$3"
+		done
 		find "$WORK/$1/.ssg-cache" -mindepth 1 ! -name highlight.bin \
 		    -exec rm -rf {} + 2>/dev/null
+		force=--force
 	else
 		printf '\nOne more sentence, run %s.\n' "$3" >>"$WORK/$1/posts/$EDIT"
 	fi
 	sync
 	"$GNUTIME" -f '%e %U %S' -o "$WORK/t" "$WORK/ssg" build -C "$WORK/$1" -q \
-	    >/dev/null 2>&1 || echo "gemini bench: $1 $2 failed" >&2
+	    $force >/dev/null 2>&1 || echo "gemini bench: $1 $2 failed" >&2
 	awk -v v="$1" -v c="$2" '{ printf "%s %s %.2f %.2f\n", v, c, $1, $2 + $3 }' \
 	    "$WORK/t" >>"$RES"
 }

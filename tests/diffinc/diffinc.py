@@ -40,6 +40,7 @@ SETTINGS = [
     ("index_show_full_content", ["true", "false"]),
     ("rss_include_full_content", ["true", "false"]),
     ("site_title", ['"Differential"', '"Diff & <Inc>"']),
+    ("gemini_markdown_link", ["true", "false"]),
 ]
 THEMES = ["default", "minimal", "terminal", "brutalist", "academic"]
 

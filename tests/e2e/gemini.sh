@@ -20,6 +20,7 @@ printf -- '---\ntitle: About\n---\nWho.\n' >"$S/pages/about.md"
 
 "$SSG" build -C "$S" -q 2>"$T/err"
 check "gemini off: no capsule" test ! -e "$C"
+check "gemini off: no Markdown source published" test ! -e "$S/output/2025/01/02/first/index.md"
 check "gemini off: no link to a twin" sh -c "! grep -q 'rel=\"alternate\">Gemini' '$S/output/2025/01/02/first/index.html'"
 printf 'gemini: true\ngemini_url: gemini://small.example\nsite_url: https://small.example\n' >>"$S/site.yaml"
 "$SSG" build -C "$S" -q 2>"$T/err"
@@ -102,6 +103,38 @@ check "delete: the post's capsule page is gone" test ! -e "$C/2025/02/03/second/
 check "delete: the other post's page stays" test -f "$P"
 check "delete: the gemlog no longer lists it" sh -c "! grep -q Second '$C/index.gmi'"
 check "delete: the feed stays" test -f "$C/atom.xml"
+# The Markdown source: with gemini on, each Markdown post and page is
+# published beside its HTML page as index.md (its title as a heading,
+# then its text without the front matter), and linked from the page and
+# its .gmi; gemini_markdown_link: false turns that off.
+M="$S/output/2025/01/02/first/index.md"
+check "source: a post's index.md beside its page" test -f "$M"
+check "source: its title as a heading" test "$(head -n 1 "$M")" = "# First"
+check "source: the text as written" grep -qxF 'Hello [about](/about/) and [far](https://far.example/x).' "$M"
+check "source: no front matter" sh -c "! grep -q '^tags:' '$M'"
+check "source: a page's too" grep -qx 'Who.' "$S/output/about/index.md"
+check "source: none for a post written in HTML" test ! -e "$S/output/2025/03/01/in-html/index.md"
+check "source: the post links it" grep -qF '<a href="/2025/01/02/first/index.md" rel="alternate" type="text/markdown">Markdown</a>' "$S/output/2025/01/02/first/index.html"
+check "source: the page links it" grep -qF '<a href="/about/index.md" rel="alternate" type="text/markdown">Markdown</a>' "$S/output/about/index.html"
+check "source: the .gmi links it" grep -qx '=> https://small.example/2025/01/02/first/index.md Its Markdown source' "$P"
+check "source: not in the sitemap" sh -c "! grep -q 'index.md' '$S/output/sitemap.xml'"
+mkdir -p "$S/drafts"
+printf -- '---\ntitle: Unsure\ndate: 2025-01-05 10:00\n---\nNot yet.\n' >"$S/drafts/2025-01-05-unsure.md"
+"$SSG" build -C "$S" -q --drafts -o "$T/with-drafts" 2>"$T/err"
+check "source: a draft built with --drafts has a page" test -f "$T/with-drafts/2025/01/05/unsure/index.html"
+check "source: ... but its source is not published" test ! -e "$T/with-drafts/2025/01/05/unsure/index.md"
+check "source: ... nor linked" sh -c "! grep -q 'index.md' '$T/with-drafts/2025/01/05/unsure/index.html'"
+rm -r "$S/drafts"
+printf '\nMore text.\n' >>"$S/posts/2025-01-02-first.md"
+"$SSG" build -C "$S" -q 2>"$T/err"
+check "source: an edit reaches index.md" grep -qx 'More text.' "$M"
+printf 'gemini_markdown_link: false\n' >>"$S/site.yaml"
+"$SSG" build -C "$S" -q 2>"$T/err"
+check "gemini_markdown_link: false: index.md removed" test ! -e "$M"
+check "gemini_markdown_link: false: no link on the page" sh -c "! grep -q 'text/markdown' '$S/output/2025/01/02/first/index.html'"
+check "gemini_markdown_link: false: the Gemini link stays" grep -q 'rel="alternate">Gemini</a>' "$S/output/2025/01/02/first/index.html"
+check "gemini_markdown_link: false: no link in the .gmi" sh -c "! grep -q 'Markdown source' '$P'"
+
 # Incremental: capsule pages have fingerprints as HTML pages do. A
 # one-post edit rewrites that post's .gmi and, when lists show what
 # changed, those lists and its neighbours; every other file keeps its
