@@ -22,6 +22,7 @@
 #include "datetime.h"
 #include "diag.h"
 #include "fsutil.h"
+#include "gemtext.h"
 #include "gitinfo.h"
 #include "hash.h"
 #include "highlight.h"
@@ -678,6 +679,9 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	}
 	b.builtin = xstrdup(o->themes_builtin);
 	b.force = o->force || b.c.clean_output;
+	/* the capsule's gemtext from the trees the HTML is made from */
+	if (b.c.gemini)
+		b.c.gemtext = gemtext_from_doc;
 	if (b.c.highlight) {
 		char *script = highlight_script(b.builtin);
 		char *hpath = build_path(&b, ".ssg-cache/highlight.bin");

@@ -300,25 +300,31 @@ page(struct cap *k, const struct post *p, const struct post *newer,
 		buf_release(&rel);
 		return 0;
 	}
-	quiet = diag_new();
-	/* the build has read and checked it: its problems are reported */
-	if (fs_read(p->src, &text) == -1 || frontmatter_parse(&fm, text.ptr,
-	    text.len, p->src, quiet) == -1) {
-		diag_warn(k->d, p->src, 0, "cannot read it again for the Gemini "
-		    "capsule: left out");
-		rc = 1;
-		goto out;
-	}
 	buf_printf(&gem, "# %s\n\n", p->title);
 	if (p->kind == CONTENT_POST) {
 		buf_adds(&gem, "Published ");
 		ymd(&gem, p);
 		buf_printf(&gem, " by %s\n\n", siteindex_author(k->ix, p));
 	}
-	if (gemtext_from_markdown(fm.body, fm.body_len, c->smart_punctuation,
-	    &gem) == -1)
-		buf_adds(&gem, "(This text nests too deep to show here.)\n");
-	frontmatter_release(&fm);
+	quiet = diag_new();
+	/* made from the tree the HTML came from, when this build parsed
+	 * it; else read again (the build has read and checked it: its
+	 * problems are reported) */
+	if (p->gem != NULL)
+		gemtext_append(&gem, p->gem, p->gem_len);
+	else if (fs_read(p->src, &text) == -1 || frontmatter_parse(&fm,
+	    text.ptr, text.len, p->src, quiet) == -1) {
+		diag_warn(k->d, p->src, 0, "cannot read it again for the Gemini "
+		    "capsule: left out");
+		rc = 1;
+		goto out;
+	} else {
+		if (gemtext_from_markdown(fm.body, fm.body_len,
+		    c->smart_punctuation, &gem) == -1)
+			buf_adds(&gem, "(This text nests too deep to show "
+			    "here.)\n");
+		frontmatter_release(&fm);
+	}
 	if (p->ntags > 0) {
 		buf_adds(&gem, "\nTags:");
 		for (i = 0; i < p->ntags; i++)

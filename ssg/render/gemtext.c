@@ -280,6 +280,15 @@ blocks(cmark_node *parent, struct gem *g, const char *prefix)
 		block(c, g, prefix);
 }
 
+/* One blank line at the end at most. */
+static void
+trim_end(struct buf *out)
+{
+	while (out->len > 1 && out->ptr[out->len - 1] == '\n' &&
+	    out->ptr[out->len - 2] == '\n')
+		buf_truncate(out, out->len - 1);
+}
+
 static void
 convert(void *doc, void *arg)
 {
@@ -290,10 +299,28 @@ convert(void *doc, void *arg)
 		buf_add(g->out, g->notes.ptr, g->notes.len);
 		flush_links(g);
 	}
-	/* one blank line at the end at most */
-	while (g->out->len > 1 && g->out->ptr[g->out->len - 1] == '\n' &&
-	    g->out->ptr[g->out->len - 2] == '\n')
-		buf_truncate(g->out, g->out->len - 1);
+	trim_end(g->out);
+}
+
+void
+gemtext_from_doc(void *doc, void *out)
+{
+	struct gem g;
+
+	g.out = out;
+	g.nnote = 0;
+	buf_init(&g.links);
+	buf_init(&g.notes);
+	convert(doc, &g);
+	buf_release(&g.links);
+	buf_release(&g.notes);
+}
+
+void
+gemtext_append(struct buf *out, const char *gem, size_t n)
+{
+	buf_add(out, gem, n);
+	trim_end(out);
 }
 
 int

@@ -21,6 +21,12 @@ struct buf;
  * the text cannot be parsed (nested too deep: nothing is appended). */
 int	gemtext_from_markdown(const char *src, size_t n, int smart,
 	    struct buf *out);
+/* The same from a document markdown_render parsed (see md_out.also):
+ * doc is a cmark_node *, out a struct buf * to append to. */
+void	gemtext_from_doc(void *doc, void *out);
+/* Appends gem[0..n), made by gemtext_from_doc into an empty buffer, to
+ * out, as gemtext_from_markdown would have appended it. */
+void	gemtext_append(struct buf *out, const char *gem, size_t n);
 /* Appends the link of a site URL as the capsule has it: "/x/" becomes
  * "/x/index.gmi"; other URLs stay as they are. */
 void	gemtext_url(struct buf *out, const char *url);

@@ -81,6 +81,9 @@ struct site_config {
 	char	*themes_dir;
 	/* not a setting: the build's highlighter (highlight.h), or NULL */
 	struct highlight *hl;
+	/* set by the build with gemini on: makes a post's gemtext from its
+	 * Markdown tree (doc) into a struct buf (out) as it is parsed */
+	void	(*gemtext)(void *doc, void *out);
 };
 
 /* Fills c with the defaults. Release with config_release. */

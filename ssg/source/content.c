@@ -22,6 +22,17 @@
 
 #define EXCERPT_MAX 160	/* bytes, as BSSG's generate_excerpt */
 
+/* The gemtext made from the tree as it was parsed, if it was. */
+static void
+keep_gem(struct post *p, const struct md_out *md, const struct buf *gem,
+    struct arena *a)
+{
+	if (md->also == NULL || p->is_html)
+		return;
+	p->gem = arena_strndup(a, gem->ptr, gem->len);
+	p->gem_len = gem->len;
+}
+
 int
 content_publishes_source(const struct post *p, const struct site_config *c)
 {
@@ -253,7 +264,7 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
     const char *rel, const char *text, size_t len, time_t mtime,
     const struct site_config *c, struct arena *a, struct diag *d)
 {
-	struct buf s = BUF_INIT;
+	struct buf s = BUF_INIT, gem = BUF_INIT;
 	struct frontmatter fm;
 	struct md_out md;
 	struct tag_acc acc;
@@ -267,6 +278,8 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 	md.smart = c->smart_punctuation;
 	md.hl = c->hl;
 	md.path = path;
+	md.also = c->gemtext;
+	md.also_arg = &gem;
 	p->kind = kind;
 	p->src = arena_strdup(a, path);
 	if (content_check_bounds(path, text, len, d) != 0)
@@ -374,6 +387,7 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 		goto out;
 	}
 	p->html = arena_strndup(a, md.html.ptr, md.html.len);
+	keep_gem(p, &md, &gem, a);
 	p->code_unlit = md.code_unlit;
 	p->excerpt = arena_strdup(a, md.excerpt.ptr);
 	p->words = md.words;
@@ -402,6 +416,7 @@ out:
 	frontmatter_release(&fm);
 	md_out_release(&md);
 	buf_release(&s);
+	buf_release(&gem);
 	return rc;
 }
 
@@ -458,12 +473,14 @@ static int
 load_html(struct post *p, const struct site_config *c, struct arena *a,
     struct diag *d)
 {
-	struct buf text = BUF_INIT;
+	struct buf text = BUF_INIT, gem = BUF_INIT;
 	struct frontmatter fm;
 	struct md_out md;
 	int rc = -1;
 
 	md_out_init(&md);
+	md.also = c->gemtext;
+	md.also_arg = &gem;
 	md.raw_html = (enum md_raw_html)md_raw_html_mode(c->raw_html);
 	md.smart = c->smart_punctuation;
 	md.hl = c->hl;
@@ -489,11 +506,13 @@ load_html(struct post *p, const struct site_config *c, struct arena *a,
 		goto out;
 	}
 	p->html = arena_strndup(a, md.html.ptr, md.html.len);
+	keep_gem(p, &md, &gem, a);
 	rc = 0;
 out:
 	frontmatter_release(&fm);
 	md_out_release(&md);
 	buf_release(&text);
+	buf_release(&gem);
 	return rc;
 }
 

@@ -51,6 +51,9 @@ struct post {
 	int		 code_unlit;	/* code left plain for want of a
 					 * highlighter: not cached, so the
 					 * next build tries again */
+	char		*gem;		/* the body as gemtext when the build made
+					 * it (config's gemtext); else NULL */
+	size_t		 gem_len;
 	char		*html;		/* the rendered body; NULL when the post came
 					 * from the build cache, until content_html */
 	uint64_t	 text_hash;	/* of the source file's bytes */

@@ -634,6 +634,9 @@ markdown_render(const char *src, size_t n, size_t excerpt_max,
 	}
 	o->excerpt = f.excerpt;
 	o->words = f.words;
+	/* the tree as parsed: heading ids and colours are HTML's */
+	if (o->also != NULL)
+		o->also(doc, o->also_arg);
 	add_heading_ids(f.heads, f.nheads, mem);
 	free(f.heads);
 	highlight_codes(f.codes, f.ncodes, mem, o);

@@ -50,6 +50,10 @@ struct md_out {
 	int		 code_unlit;	/* a block stayed plain for want of
 					 * a highlighter (a later build may
 					 * have one) */
+	/* called with the parsed document (a cmark_node *) before the HTML
+	 * is made from it: another format from the same tree; init: NULL */
+	void		(*also)(void *doc, void *arg);
+	void		*also_arg;
 	const char	*error;		/* why markdown_render failed */
 	int		 error_line;	/* and where, in src (1 on; 0: unknown) */
 };
