@@ -526,20 +526,13 @@ capsule_paths(const struct build *b, char **dir, char **list)
 	*list = state_path(b, *dir, "capsule", "txt");
 }
 
-/* 1 if the capsule, when there is one, has all its files. */
+/* 1 if the capsule, when there is one, has all its files (as checked
+ * while the sources were read). */
 static int
 capsule_ok(const struct build *b)
 {
-	char *dir, *list;
-	int ok;
-
-	if (!b->c.gemini)
-		return 1;
-	capsule_paths(b, &dir, &list);
-	ok = capsule_intact(dir, list);
-	free(dir);
-	free(list);
-	return ok;
+	return !b->c.gemini || (manifest_count(b->cap_old) > 0 &&
+	    manifest_all_found(b->cap_old));
 }
 
 static char *
@@ -640,7 +633,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 {
 	struct build b;
 	char *sheet = NULL, *mpath = NULL, *static_dir = NULL, *cpath = NULL;
-	char *site_themes = NULL;
+	char *site_themes = NULL, *cap_dir = NULL, *cap_list = NULL;
 	size_t threads, i, errors_before = diag_count(d, DIAG_ERROR);
 	double t0 = now_seconds();
 	uint64_t memo;
@@ -700,6 +693,12 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	cl.b = &b;
 	cl.cpath = cpath;
 	cl.mpath = mpath;
+	b.cap_old = manifest_new();
+	if (b.c.gemini) {
+		capsule_paths(&b, &cap_dir, &cap_list);
+		cl.cap_dir = cap_dir;
+		cl.cap_list = cap_list;
+	}
 	build_scan(&b, &cl);
 	build_trace("scan+cache");
 	site_themes = build_path(&b, b.c.themes_dir);
@@ -784,12 +783,11 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	 * the build is carried over) */
 	if (b.c.gemini) {
 		struct capsule_opts co;
-		char *capsule, *list;
 
 		memset(&co, 0, sizeof(co));
-		capsule_paths(&b, &capsule, &list);
-		co.dir = capsule;
-		co.list = list;
+		co.dir = cap_dir;
+		co.list = cap_list;
+		co.old = b.cap_old;
 		co.name = b.c.gemini_output_dir;
 		co.force = b.force;
 		co.threads = threads;
@@ -797,8 +795,6 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		co.explain_arg = o->explain_arg;
 		capsule_write(&b.c, &b.ix, &co, d);
 		build_trace("capsule");
-		free(capsule);
-		free(list);
 	}
 carried:
 
@@ -879,6 +875,9 @@ out:
 	siteindex_release(&b.ix);
 	manifest_free(b.manifest);
 	manifest_free(b.old);
+	manifest_free(b.cap_old);
+	free(cap_dir);
+	free(cap_list);
 	srccache_free(b.cache);
 	free(b.dirty);
 	free(b.tmpdir);
@@ -900,6 +899,8 @@ out:
 	free(b.builtin);
 	if (b.out_fd > 0)	/* 0: the build stopped before the scan */
 		close(b.out_fd);
+	if (b.cap_fd > 0)
+		close(b.cap_fd);
 	free(b.out_dir);
 	free(b.site_dir);
 	fs_bound_release(&b.bound);

@@ -64,6 +64,9 @@ struct build {
 	size_t			 njobs;
 	struct manifest		*manifest;	/* this build's outputs */
 	struct manifest		*old;		/* the previous build's */
+	/* the capsule's files as the last build listed them (gemini) */
+	struct manifest		*cap_old;
+	int			 cap_fd;	/* its folder; -1: none */
 	struct srccache		*cache;
 	struct locale		*locale;
 	char			*tmpdir;	/* output_tmpdir */
@@ -83,6 +86,7 @@ struct build {
 struct cache_load {
 	struct build	*b;
 	const char	*cpath, *mpath;
+	const char	*cap_dir, *cap_list;	/* NULL: no capsule */
 	pthread_t	 loader, checker;
 	int		 loading, checking;	/* the threads run */
 };

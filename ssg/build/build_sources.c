@@ -187,10 +187,18 @@ static void *
 check_outputs(void *arg)
 {
 	struct build *b = arg;
+	struct stat st;
 	size_t i, n = manifest_count(b->old);
 
 	for (i = 0; i < n; i++)
 		manifest_set_found(b->old, i, check_output(b, i));
+	/* and the capsule's files, which the capsule then need not look
+	 * for one at a time */
+	n = b->cap_fd != -1 ? manifest_count(b->cap_old) : 0;
+	for (i = 0; i < n; i++)
+		manifest_set_found(b->cap_old, i, fstatat(b->cap_fd,
+		    manifest_path_at(b->cap_old, i), &st, 0) == 0 &&
+		    S_ISREG(st.st_mode) ? MANIFEST_FOUND : MANIFEST_GONE);
 	return NULL;
 }
 
@@ -201,6 +209,12 @@ load_caches(void *arg)
 	struct build *b = cl->b;
 
 	manifest_load(b->old, cl->mpath, b->d);
+	if (cl->cap_list != NULL) {
+		manifest_load(b->cap_old, cl->cap_list, b->d);
+		if (!b->force)
+			b->cap_fd = open(cl->cap_dir, O_RDONLY | O_DIRECTORY |
+			    O_CLOEXEC);
+	}
 	if (!b->force && (b->out_fd = open(b->out_dir, O_RDONLY |
 	    O_DIRECTORY | O_CLOEXEC)) != -1)
 		cl->checking = pthread_create(&cl->checker, NULL,
@@ -223,6 +237,7 @@ void
 build_scan(struct build *b, struct cache_load *cl)
 {
 	b->out_fd = -1;
+	b->cap_fd = -1;
 	cl->loading = pthread_create(&cl->loader, NULL, load_caches, cl) == 0;
 	if (!cl->loading)
 		load_caches(cl);

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -38,10 +39,13 @@ struct cap {
 	const struct site_index	*ix;
 	const char	*dir;
 	struct manifest	*old, *cur;
+	int		 fresh;		/* dir made now: no file is there */
 	uint64_t	 base;		/* settings and format */
 	const struct capsule_opts *o;
 	unsigned char	*in;		/* posts in the capsule, by index */
 	unsigned char	*out;		/* left out after all (unreadable) */
+	char		**line;		/* each post's gemlog line, by index:
+					 * made once, shown by every list */
 	struct diag	*d;
 	int		 failed;
 };
@@ -51,23 +55,20 @@ struct cap {
 static const char *
 why(struct cap *k, const char *rel, uint64_t fp)
 {
-	struct buf p = BUF_INIT;
-	struct stat st;
 	uint64_t ofp, obase;
-	const char *w = NULL;
+	int found;
 
 	if (k->o->force)
 		return "forced (--force or clean_output)";
-	if (!manifest_get(k->old, rel, &ofp, &obase, NULL))
+	if (!manifest_get(k->old, rel, &ofp, &obase, &found))
 		return "new page";
-	buf_printf(&p, "%s/%s", k->dir, rel);
-	if (stat(p.ptr, &st) == -1 || !S_ISREG(st.st_mode))
-		w = "its file is missing";
-	else if (ofp != fp)
-		w = obase != k->base ? "settings changed" :
+	if (ofp != fp)
+		return obase != k->base ? "settings changed" :
 		    "content it shows changed";
-	buf_release(&p);
-	return w;
+	/* (as the caller found it while the sources were read) */
+	if (found != MANIFEST_FOUND)
+		return "its file is missing";
+	return NULL;
 }
 
 /* 1 if rel is current (and listed as it is); else says why it is made. */
@@ -94,7 +95,8 @@ static int
 cap_write_fp(struct cap *k, const char *rel, const void *data, size_t len,
     uint64_t fp)
 {
-	if (output_write(k->dir, rel, data, len, NULL, k->d) == -1) {
+	if ((k->fresh ? output_create(k->dir, rel, data, len, k->d) :
+	    output_write(k->dir, rel, data, len, NULL, k->d)) == -1) {
 		k->failed = 1;
 		return -1;
 	}
@@ -377,7 +379,7 @@ tags(struct cap *k)
 		buf_printf(&one, "# Posts tagged %s\n\n", t->name);
 		for (j = 0; j < t->nposts; j++)
 			if (listed(k, t->posts[j]))
-				gemlog_line(&one, NULL, t->posts[j]);
+				buf_adds(&one, k->line[t->posts[j]->index]);
 		buf_adds(&one, "\n=> /tags/index.gmi All tags");
 		foot(&one, c, NULL);
 		buf_clear(&rel);
@@ -411,7 +413,7 @@ archives(struct cap *k)
 		buf_printf(&g, "\n## %04d-%02d\n\n", m->year, m->month);
 		for (j = 0; j < m->nposts; j++)
 			if (listed(k, m->posts[j]))
-				gemlog_line(&g, NULL, m->posts[j]);
+				buf_adds(&g, k->line[m->posts[j]->index]);
 	}
 	foot(&g, c, NULL);
 	rc = cap_write(k, "archives/index.gmi", g.ptr, g.len);
@@ -509,7 +511,11 @@ page_one(size_t i, void *arg)
 	int rc;
 
 	if (i < ix->nposts) {
+		struct buf l = BUF_INIT;
+
 		p = ix->posts[i];
+		gemlog_line(&l, NULL, p);
+		k->line[p->index] = buf_detach(&l, NULL);
 		rc = page(k, p, neighbour(k, i, -1), neighbour(k, i, 1));
 		if (rc != 0)	/* each worker marks only its own post */
 			k->out[p->index] = 1;
@@ -525,9 +531,11 @@ capsule_write(const struct site_config *c, const struct site_index *ix,
 	struct buf idx = BUF_INIT, url = BUF_INIT;
 	struct cap kk, *k = &kk;
 	uint64_t hb[2];
+	struct stat st;
 	size_t i, max = 0;
-	int rc = 0, had_list;
+	int rc = 0, had_list, fresh;
 
+	fresh = stat(dir, &st) == -1 && errno == ENOENT;
 	/* (replaced files go through dir/.ssg-tmp, removed at the end) */
 	if (fs_mkdirs_published(dir) == -1 || output_begin(dir) == -1) {
 		diag_error(d, dir, 0, "cannot create the capsule folder");
@@ -539,9 +547,9 @@ capsule_write(const struct site_config *c, const struct site_index *ix,
 	k->dir = dir;
 	k->d = d;
 	k->o = o;
-	k->old = manifest_new();
+	k->fresh = fresh;
+	k->old = o->old;
 	k->cur = manifest_new();
-	manifest_load(k->old, list, d);
 	had_list = manifest_count(k->old) > 0;
 	manifest_index(k->old);
 	hb[0] = config_hash(c);
@@ -553,6 +561,7 @@ capsule_write(const struct site_config *c, const struct site_index *ix,
 			max = ix->posts[i]->index + 1;
 	k->in = xcalloc(max + 1, 1);
 	k->out = xcalloc(max + 1, 1);
+	k->line = xcalloc(max + 1, sizeof(*k->line));
 	/* Posts written in HTML are not in it: neighbours skip them. */
 	for (i = 0; i < ix->nposts; i++)
 		k->in[ix->posts[i]->index] = !ix->posts[i]->is_html;
@@ -563,7 +572,7 @@ capsule_write(const struct site_config *c, const struct site_index *ix,
 		buf_adds(&idx, "## Posts\n\n");
 	for (i = 0; i < ix->nposts; i++)
 		if (listed(k, ix->posts[i]))
-			gemlog_line(&idx, NULL, ix->posts[i]);
+			buf_adds(&idx, k->line[ix->posts[i]->index]);
 	if (ix->npages > 0)
 		buf_adds(&idx, "\n## Pages\n\n");
 	for (i = 0; i < ix->npages; i++) {
@@ -601,35 +610,13 @@ capsule_write(const struct site_config *c, const struct site_index *ix,
 		diag_warn(d, list, 0, "cannot save the list of the capsule's "
 		    "files: %s", strerror(errno));
 	output_end(dir);
-	manifest_free(k->old);
 	manifest_free(k->cur);
+	for (i = 0; i < max; i++)
+		free(k->line[i]);
+	free(k->line);
 	free(k->in);
 	free(k->out);
 	buf_release(&idx);
 	buf_release(&url);
 	return rc;
-}
-
-/* 1 if every file the list names is in dir (and the list is there). */
-int
-capsule_intact(const char *dir, const char *list)
-{
-	struct manifest *m = manifest_new();
-	struct diag *quiet = diag_new();	/* the build reports it */
-	struct buf p = BUF_INIT;
-	struct stat st;
-	size_t i, n = 0;
-	int ok;
-
-	ok = manifest_load(m, list, quiet) == 0 &&
-	    (n = manifest_count(m)) > 0;
-	for (i = 0; ok && i < n; i++) {
-		buf_clear(&p);
-		buf_printf(&p, "%s/%s", dir, manifest_path_at(m, i));
-		ok = stat(p.ptr, &st) == 0;
-	}
-	buf_release(&p);
-	manifest_free(m);
-	diag_free(quiet);
-	return ok;
 }

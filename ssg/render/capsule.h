@@ -4,12 +4,16 @@
 #include <stddef.h>
 
 struct diag;
+struct manifest;
 struct site_config;
 struct site_index;
 
 struct capsule_opts {
 	const char	*dir;		/* the capsule folder */
 	const char	*list;		/* its files' list, in .ssg-cache/ */
+	/* what list held, each file checked (manifest_set_found) by the
+	 * caller; the caller frees it */
+	struct manifest	*old;
 	const char	*name;		/* dir as messages name it */
 	int		 force;		/* make every file again */
 	size_t		 threads;
@@ -30,7 +34,8 @@ struct capsule_opts {
  * with a warning (their HTML does not convert reliably).
  *
  * Incremental as the HTML pages are: o->list (in .ssg-cache/) names
- * every file the last build wrote with the fingerprint of what it shows;
+ * every file the last build wrote with the fingerprint of what it shows
+ * (o->old, as loaded and checked by the caller);
  * a post or page whose fingerprint is unchanged and whose file is there
  * is not read nor rendered again (unless o->force), and a file is only
  * rewritten when its bytes change. Files the list named that this build
@@ -39,8 +44,5 @@ struct capsule_opts {
  */
 int	capsule_write(const struct site_config *c, const struct site_index *ix,
 	    const struct capsule_opts *o, struct diag *d);
-/* 1 if list (as capsule_write saves it) is there and every file it names
- * is in dir: a build with nothing changed need not make the capsule. */
-int	capsule_intact(const char *dir, const char *list);
 
 #endif

@@ -8,7 +8,7 @@
 #   sh tests/bench/gemini.sh [N]      (N posts, default 10000)
 #
 # Environment: BENCH_REPS, BENCH_SEED (42), SSG (default bin/ssg), CC,
-# BENCH_RAW (a file to keep every run's "variant case wall cpu" in).
+# BENCH_RAW (a file to keep every run's "variant case wall cpu sys" in).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$(pwd)
@@ -72,7 +72,7 @@ one() {
 	sync
 	"$GNUTIME" -f '%e %U %S' -o "$WORK/t" "$WORK/ssg" build -C "$WORK/$1" -q \
 	    $force >/dev/null 2>&1 || echo "gemini bench: $1 $2 failed" >&2
-	awk -v v="$1" -v c="$2" '{ printf "%s %s %.2f %.2f\n", v, c, $1, $2 + $3 }' \
+	awk -v v="$1" -v c="$2" '{ printf "%s %s %.2f %.2f %.2f\n", v, c, $1, $2 + $3, $3 }' \
 	    "$WORK/t" >>"$RES"
 }
 
@@ -88,14 +88,18 @@ done
 [ -n "${BENCH_RAW:-}" ] && cp "$RES" "$BENCH_RAW"
 echo "gemini: true on N=$N posts, best of $REPS; load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 awk '
-{ k = $1 " " $2; if (!(k in w) || $3 < w[k]) w[k] = $3; if (!(k in c) || $4 < c[k]) c[k] = $4 }
+{
+	k = $1 " " $2
+	if (!(k in w) || $3 < w[k]) w[k] = $3
+	if (!(k in c) || $4 < c[k]) { c[k] = $4; sy[k] = $5 }
+}
 END {
-	printf "%-5s %16s %16s %12s\n", "case", "off s (cpu)", "on s (cpu)", "on/off (cpu)"
+	printf "%-5s %16s %16s %12s %16s\n", "case", "off s (cpu)", "on s (cpu)", "on/off (cpu)", "system s off/on"
 	split("full edit", C, " ")
 	for (i = 1; i <= 2; i++) {
 		a = "off " C[i]; b = "on " C[i]
-		printf "%-5s %7.2f (%6.2f) %7.2f (%6.2f) %5.2f (%5.2f)\n", C[i],
+		printf "%-5s %7.2f (%6.2f) %7.2f (%6.2f) %5.2f (%5.2f) %8.2f %6.2f\n", C[i],
 		    w[a], c[a], w[b], c[b], (w[a] > 0 ? w[b] / w[a] : 0),
-		    (c[a] > 0 ? c[b] / c[a] : 0)
+		    (c[a] > 0 ? c[b] / c[a] : 0), sy[a], sy[b]
 	}
 }' "$RES"
