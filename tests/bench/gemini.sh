@@ -8,7 +8,8 @@
 #   sh tests/bench/gemini.sh [N]      (N posts, default 10000)
 #
 # Environment: BENCH_REPS, BENCH_SEED (42), SSG (default bin/ssg), CC,
-# BENCH_RAW (a file to keep every run's "variant case wall cpu sys" in).
+# BENCH_GEMINI_SET (more site.yaml lines for the "on" site, e.g.
+# "gemini_markdown_link: false"), BENCH_RAW (a file to keep every run's "variant case wall cpu sys" in).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$(pwd)
@@ -45,7 +46,8 @@ for v in off on; do
 	enable_archives: false
 	enable_related_posts: false
 	YAML
-	[ "$v" = on ] && printf 'gemini: true\ngemini_url: "gemini://example.org"\n' >>"$WORK/$v/site.yaml"
+	[ "$v" = on ] && printf 'gemini: true\ngemini_url: "gemini://example.org"\n%s\n' \
+	    "${BENCH_GEMINI_SET:-}" >>"$WORK/$v/site.yaml"
 	# the code blocks coloured once, as the builds that wrote the posts did
 	"$WORK/ssg" build -C "$WORK/$v" -q >/dev/null 2>&1
 done
