@@ -217,36 +217,20 @@ listed(const struct cap *k, const struct post *p)
 	return k->in[p->index] && !k->out[p->index];
 }
 
-/* Values are length-prefixed so that adjacent fields cannot run together
- * (as in the HTML pages' fingerprints). */
-static void
-fp_str(struct buf *b, const char *s)
-{
-	size_t n = s ? strlen(s) : (size_t)-1;
-
-	buf_add(b, &n, sizeof(n));
-	if (s)
-		buf_add(b, s, n);
-}
-
-static void
-fp_u64(struct buf *b, uint64_t v)
-{
-	buf_add(b, &v, sizeof(v));
-}
 
 /* A neighbour as its gemlog line shows it. */
 static void
 fp_link(struct buf *b, const struct post *p)
 {
 	if (p == NULL) {
-		fp_u64(b, 0);
+		hash_field_u64(b, 0);
 		return;
 	}
-	fp_u64(b, 1);
-	fp_str(b, p->title);
-	fp_str(b, p->url);
-	fp_u64(b, (uint64_t)(p->year * 10000 + p->month * 100 + p->day));
+	hash_field_u64(b, 1);
+	hash_field_str(b, p->title);
+	hash_field_str(b, p->url);
+	hash_field_u64(b,
+	    (uint64_t)(p->year * 10000 + p->month * 100 + p->day));
 }
 
 /*
@@ -262,13 +246,13 @@ page_fp(const struct cap *k, const struct post *p, const char *rel,
 	struct buf b = BUF_INIT;
 	uint64_t h;
 
-	fp_u64(&b, k->base);
-	fp_str(&b, rel);
-	fp_u64(&b, (uint64_t)p->kind);
-	fp_u64(&b, p->text_hash);
-	fp_u64(&b, p->sum_hash);
-	fp_u64(&b, content_publishes_source(p, k->c));
-	fp_str(&b, siteindex_author(k->ix, p));
+	hash_field_u64(&b, k->base);
+	hash_field_str(&b, rel);
+	hash_field_u64(&b, (uint64_t)p->kind);
+	hash_field_u64(&b, p->text_hash);
+	hash_field_u64(&b, p->sum_hash);
+	hash_field_u64(&b, content_publishes_source(p, k->c));
+	hash_field_str(&b, siteindex_author(k->ix, p));
 	fp_link(&b, newer);
 	fp_link(&b, older);
 	h = hash64(b.ptr, b.len) | 1;
@@ -565,7 +549,8 @@ capsule_write(const struct site_config *c, const struct site_index *ix,
 	/* Posts written in HTML are not in it: neighbours skip them. */
 	for (i = 0; i < ix->nposts; i++)
 		k->in[ix->posts[i]->index] = !ix->posts[i]->is_html;
-	pool_for(o->threads ? o->threads : 1, ix->nposts + ix->npages, page_one, k);
+	pool_for(o->threads ? o->threads : 1, ix->nposts + ix->npages,
+	    page_one, k);
 
 	buf_printf(&idx, "# %s\n\n%s\n\n", c->site_title, c->site_description);
 	if (ix->nposts > 0)

@@ -12,22 +12,6 @@
 #include "siteindex.h"
 #include "value.h"
 
-/* Values are length-prefixed so that adjacent fields cannot run together. */
-static void
-fp_str(struct buf *b, const char *s)
-{
-	size_t n = s ? strlen(s) : (size_t)-1;
-
-	buf_add(b, &n, sizeof(n));
-	if (s)
-		buf_add(b, s, n);
-}
-
-static void
-fp_u64(struct buf *b, uint64_t v)
-{
-	buf_add(b, &v, sizeof(v));
-}
 
 static void
 fp_val(struct buf *b, const struct val *v)
@@ -35,25 +19,25 @@ fp_val(struct buf *b, const struct val *v)
 	const char *t;
 	size_t i, n;
 
-	fp_u64(b, (uint64_t)val_kind(v));
+	hash_field_u64(b, (uint64_t)val_kind(v));
 	switch (val_kind(v)) {
 	case VAL_LIST:
 		n = val_len(v);
-		fp_u64(b, n);
+		hash_field_u64(b, n);
 		for (i = 0; i < n; i++)
 			fp_val(b, val_at(v, i));
 		break;
 	case VAL_MAP:
 		n = val_map_len(v);
-		fp_u64(b, n);
+		hash_field_u64(b, n);
 		for (i = 0; i < n; i++) {
-			fp_str(b, val_key_at(v, i));
+			hash_field_str(b, val_key_at(v, i));
 			fp_val(b, val_value_at(v, i));
 		}
 		break;
 	default:
 		t = val_text(v, &n);
-		fp_u64(b, n);
+		hash_field_u64(b, n);
 		buf_add(b, t, n);
 		break;
 	}
@@ -63,8 +47,8 @@ fp_val(struct buf *b, const struct val *v)
 static void
 fp_post(struct buf *b, const struct post *p, int full)
 {
-	fp_u64(b, full ? p->full_hash : p->sum_hash);
-	fp_u64(b, p->tag_names_hash);
+	hash_field_u64(b, full ? p->full_hash : p->sum_hash);
+	hash_field_u64(b, p->tag_names_hash);
 }
 
 static void
@@ -72,7 +56,7 @@ fp_posts(struct buf *b, struct post *const *posts, size_t n, int full)
 {
 	size_t i;
 
-	fp_u64(b, n);
+	hash_field_u64(b, n);
 	for (i = 0; i < n; i++)
 		fp_post(b, posts[i], full);
 }
@@ -80,8 +64,8 @@ fp_posts(struct buf *b, struct post *const *posts, size_t n, int full)
 static void
 fp_link(struct buf *b, const struct post *p)
 {
-	fp_str(b, p ? p->title : NULL);
-	fp_str(b, p ? p->url : NULL);
+	hash_field_str(b, p ? p->title : NULL);
+	hash_field_str(b, p ? p->url : NULL);
 }
 
 /* A feed: its first rss_item_limit posts, whole (content or description). */
@@ -101,17 +85,17 @@ render_set_base(struct render *r, uint64_t tmpl_hash, uint64_t cfg_hash)
 	struct buf b = BUF_INIT;
 	size_t i;
 
-	fp_u64(&b, tmpl_hash);
-	fp_u64(&b, cfg_hash);
+	hash_field_u64(&b, tmpl_hash);
+	hash_field_u64(&b, cfg_hash);
 	fp_val(&b, r->site);
 	/* the menu */
 	for (i = 0; i < ix->npages; i++)
 		if (!ix->pages[i]->secondary)
 			fp_link(&b, ix->pages[i]);
-	fp_u64(&b, ix->nposts > 0);
-	fp_u64(&b, (uint64_t)r->authors_menu);
-	fp_u64(&b, ix->ntags > 0);
-	fp_u64(&b, ix->nsecondary > 0);
+	hash_field_u64(&b, ix->nposts > 0);
+	hash_field_u64(&b, (uint64_t)r->authors_menu);
+	hash_field_u64(&b, ix->ntags > 0);
+	hash_field_u64(&b, ix->nsecondary > 0);
 	r->fp_base = hash64(b.ptr, b.len);
 	buf_release(&b);
 }
@@ -145,64 +129,64 @@ render_fingerprint(const struct render *r, const struct page_job *j)
 
 	/* Not j->arg: a position in a list, which moves when a post is
 	 * added; the URL and path name the page. */
-	fp_u64(&b, r->fp_base);
-	fp_u64(&b, (uint64_t)j->kind);
-	fp_str(&b, j->url);
-	fp_str(&b, j->out_path);
+	hash_field_u64(&b, r->fp_base);
+	hash_field_u64(&b, (uint64_t)j->kind);
+	hash_field_str(&b, j->url);
+	hash_field_str(&b, j->out_path);
 	switch (j->kind) {
 	case PAGE_POST:
 		p = ix->posts[j->arg];
 		fp_post(&b, p, 1);
 		/* its link to its Markdown source (not a draft's) */
-		fp_u64(&b, content_publishes_source(p, r->c));
+		hash_field_u64(&b, content_publishes_source(p, r->c));
 		fp_link(&b, j->arg + 1 < ix->nposts ? ix->posts[j->arg + 1] : NULL);
 		fp_link(&b, j->arg > 0 ? ix->posts[j->arg - 1] : NULL);
-		fp_u64(&b, ix->nposts > 1);
-		fp_u64(&b, p->nrelated ? p->related_hash : 0);
+		hash_field_u64(&b, ix->nposts > 1);
+		hash_field_u64(&b, p->nrelated ? p->related_hash : 0);
 		break;
 	case PAGE_PAGE:
 		p = j->arg == (size_t)-1 ? ix->home : ix->pages[j->arg];
 		fp_post(&b, p, 1);
-		fp_u64(&b, content_publishes_source(p, r->c));
+		hash_field_u64(&b, content_publishes_source(p, r->c));
 		break;
 	case PAGE_HOME:
 		per = (size_t)r->c->posts_per_page;
 		first = (j->arg - 1) * per;
 		n = first >= ix->nposts ? 0 : ix->nposts - first;
-		fp_u64(&b, r->home_pages);
+		hash_field_u64(&b, r->home_pages);
 		fp_posts(&b, ix->posts + first, n < per ? n : per,
 		    r->c->index_show_full_content);
 		break;
 	case PAGE_TAGS:
 		for (i = 0; i < ix->ntags; i++) {
-			fp_str(&b, ix->tags[i].name);
-			fp_str(&b, ix->tags[i].slug);
-			fp_u64(&b, ix->tags[i].nposts);
+			hash_field_str(&b, ix->tags[i].name);
+			hash_field_str(&b, ix->tags[i].slug);
+			hash_field_u64(&b, ix->tags[i].nposts);
 		}
 		break;
 	case PAGE_TAG:
-		fp_str(&b, ix->tags[j->arg].name);
+		hash_field_str(&b, ix->tags[j->arg].name);
 		fp_posts(&b, ix->tags[j->arg].posts, ix->tags[j->arg].nposts, 0);
 		break;
 	case PAGE_TAG_RSS:
-		fp_str(&b, ix->tags[j->arg].name);
+		hash_field_str(&b, ix->tags[j->arg].name);
 		fp_feed(r, &b, ix->tags[j->arg].posts, ix->tags[j->arg].nposts);
 		break;
 	case PAGE_ARCHIVES:
 		for (i = 0; i < ix->nmonths; i++) {
-			fp_u64(&b, (uint64_t)ix->months[i].year << 8 |
+			hash_field_u64(&b, (uint64_t)ix->months[i].year << 8 |
 			    (uint64_t)ix->months[i].month);
 			if (r->c->archives_list_all_posts)
 				fp_posts(&b, ix->months[i].posts,
 				    ix->months[i].nposts, 0);
 			else
-				fp_u64(&b, ix->months[i].nposts);
+				hash_field_u64(&b, ix->months[i].nposts);
 		}
 		break;
 	case PAGE_ARCHIVE_YEAR:
 		for (k = 0; k < ix->years[j->arg].nmonths; k++) {
 			i = ix->years[j->arg].first + k;
-			fp_u64(&b, (uint64_t)ix->months[i].month);
+			hash_field_u64(&b, (uint64_t)ix->months[i].month);
 			fp_posts(&b, ix->months[i].posts, ix->months[i].nposts, 0);
 		}
 		break;
@@ -212,25 +196,25 @@ render_fingerprint(const struct render *r, const struct page_job *j)
 		break;
 	case PAGE_AUTHORS:
 		for (i = 0; i < ix->nauthors; i++) {
-			fp_str(&b, ix->authors[i].name);
-			fp_str(&b, ix->authors[i].slug);
-			fp_u64(&b, ix->authors[i].nposts);
+			hash_field_str(&b, ix->authors[i].name);
+			hash_field_str(&b, ix->authors[i].slug);
+			hash_field_u64(&b, ix->authors[i].nposts);
 		}
 		break;
 	case PAGE_AUTHOR:
-		fp_str(&b, ix->authors[j->arg].name);
+		hash_field_str(&b, ix->authors[j->arg].name);
 		fp_posts(&b, ix->authors[j->arg].posts,
 		    ix->authors[j->arg].nposts, 0);
 		break;
 	case PAGE_AUTHOR_RSS:
-		fp_str(&b, ix->authors[j->arg].name);
+		hash_field_str(&b, ix->authors[j->arg].name);
 		fp_feed(r, &b, ix->authors[j->arg].posts,
 		    ix->authors[j->arg].nposts);
 		break;
 	case PAGE_PAGES:
 		for (i = 0; i < ix->nsecondary; i++) {
 			fp_link(&b, ix->secondary[i]);
-			fp_str(&b, ix->secondary[i]->description);
+			hash_field_str(&b, ix->secondary[i]->description);
 		}
 		break;
 	case PAGE_RSS:
@@ -240,28 +224,28 @@ render_fingerprint(const struct render *r, const struct page_job *j)
 	case PAGE_SITEMAP:
 		/* every page URL, and the dates it shows */
 		for (i = 0; i < ix->nposts; i++) {
-			fp_str(&b, ix->posts[i]->url);
-			fp_u64(&b, (uint64_t)ix->posts[i]->lastmod);
+			hash_field_str(&b, ix->posts[i]->url);
+			hash_field_u64(&b, (uint64_t)ix->posts[i]->lastmod);
 		}
 		for (i = 0; i < ix->npages; i++) {
-			fp_str(&b, ix->pages[i]->url);
-			fp_u64(&b, (uint64_t)ix->pages[i]->lastmod);
+			hash_field_str(&b, ix->pages[i]->url);
+			hash_field_u64(&b, (uint64_t)ix->pages[i]->lastmod);
 		}
-		fp_u64(&b, ix->home != NULL);
+		hash_field_u64(&b, ix->home != NULL);
 		for (i = 0; i < ix->ntags; i++)
-			fp_str(&b, ix->tags[i].slug);
+			hash_field_str(&b, ix->tags[i].slug);
 		for (i = 0; i < ix->nmonths; i++)
-			fp_u64(&b, (uint64_t)ix->months[i].year << 8 |
+			hash_field_u64(&b, (uint64_t)ix->months[i].year << 8 |
 			    (uint64_t)ix->months[i].month);
 		for (i = 0; i < ix->nauthors; i++)
-			fp_str(&b, ix->authors[i].slug);
-		fp_u64(&b, r->home_pages);
+			hash_field_str(&b, ix->authors[i].slug);
+		hash_field_u64(&b, r->home_pages);
 		break;
 	case PAGE_SOURCE:
 		/* its file's text and its title */
 		p = render_source_post(r, j);
-		fp_u64(&b, p->text_hash);
-		fp_str(&b, p->title);
+		hash_field_u64(&b, p->text_hash);
+		hash_field_str(&b, p->title);
 		break;
 	case PAGE_404:
 	case PAGE_ROBOTS:

@@ -9,4 +9,12 @@ uint64_t	hash64(const void *data, size_t n);
 /* Appends 16 lowercase hex digits of h to out[17] (NUL-terminated). */
 void		hash_hex(uint64_t h, char out[17]);
 
+/*
+ * Fingerprint fields: a string (NULL allowed) or a number added to b, the
+ * string length-prefixed so that adjacent fields cannot run together.
+ */
+struct buf;
+void		hash_field_str(struct buf *b, const char *s);
+void		hash_field_u64(struct buf *b, uint64_t v);
+
 #endif
