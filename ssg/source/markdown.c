@@ -93,6 +93,8 @@ md_out_init(struct md_out *o)
 	o->path = NULL;
 	o->line0 = 1;
 	o->code_unlit = 0;
+	o->also = NULL;
+	o->also_arg = NULL;
 	o->error = NULL;
 	o->error_line = 0;
 }

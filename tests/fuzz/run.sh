@@ -30,7 +30,8 @@ for t in $targets; do
 	fi
 	# New inputs go to a scratch folder, not into the committed corpus.
 	mkdir -p "$work/$t"
-	if ! "$bin" -runs=0 "$corpus" > "$work/$t.replay" 2>&1; then
+	if ! "$bin" -runs=0 -artifact_prefix="tests/fuzz/crashes/$t-" "$corpus" \
+	    > "$work/$t.replay" 2>&1; then
 		echo "FAIL $t: replaying $corpus"
 		tail -n 30 "$work/$t.replay"
 		fail=$((fail + 1))
