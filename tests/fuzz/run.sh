@@ -46,7 +46,7 @@ for t in $targets; do
 		fail=$((fail + 1))
 		continue
 	fi
-	stats=$(grep -E '^#[0-9]+.*(DONE|pulse|NEW)' "$work/$t.log" | tail -n 1 |
+	stats=$(grep -sE '^#[0-9]+.*(DONE|pulse|NEW)' "$work/$t.log" | tail -n 1 |
 	    sed 's/^\(#[0-9]*\).*cov: \([0-9]*\).*/\1 runs, cov \2/')
 	echo "ok   $t: corpus replayed; ${secs}s: ${stats:-no runs}"
 	pass=$((pass + 1))
