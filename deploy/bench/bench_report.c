@@ -7,6 +7,7 @@
 
 #include "bench.h"
 #include "escape.h"
+#include "fsutil.h"
 #include "mem.h"
 
 /* Reads the number after "key": in line (up to end), or 0. */
@@ -60,18 +61,14 @@ bench_compare(struct bench_result *r, const char *path, struct diag *d)
 {
 	struct bench_result old = { NULL, 0, 0 };
 	struct buf text = BUF_INIT;
-	char chunk[4096];
-	size_t n, i, j;
-	FILE *fp;
+	size_t i, j;
 
-	if ((fp = fopen(path, "r")) == NULL) {
+	if (fs_read(path, &text) == -1) {
 		diag_error(d, path, 0, "%s", strerror(errno));
+		buf_release(&text);
 		return -1;
 	}
-	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		buf_add(&text, chunk, n);
-	fclose(fp);
-	bench_read(&old, text.ptr);
+	bench_read(&old, text.ptr != NULL ? text.ptr : "");
 	for (j = 0; j < old.n; j++) {
 		const struct bench_row *o = &old.rows[j];
 

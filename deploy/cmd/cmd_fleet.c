@@ -11,6 +11,7 @@
 #include "cmd_int.h"
 #include "diag.h"
 #include "fleet.h"
+#include "fsutil.h"
 #include "mem.h"
 #include "spec.h"
 #include "transport.h"
@@ -201,16 +202,8 @@ dc_on_hosts_with(const char *cmd, const struct opts *o, const struct spec *s,
 	r.args = args;
 	/* The host reads relative paths against the same folder as here. */
 	r.abs = realpath(o->file, abs) != NULL ? abs : o->file;
-	{
-		FILE *fp = fopen(o->file, "r");
-		char chunk[8192];
-		size_t n;
-
-		while (fp != NULL && (n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-			buf_add(&r.text, chunk, n);
-		if (fp != NULL)
-			fclose(fp);
-	}
+	/* (read and checked a moment ago by dc_load) */
+	(void)fs_read(o->file, &r.text);
 	for (i = 0; i < f.n; i++)
 		f.m[i].status = -1;
 	the_run = &r;
