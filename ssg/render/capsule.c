@@ -587,7 +587,8 @@ capsule_write(const struct site_config *c, const struct site_index *ix,
 	 * listing what it did not get to, as it is on disk. */
 	if (rc == 0 && diag_count(d, DIAG_ERROR) == 0) {
 		manifest_remove_stale(k->old, k->cur, dir, d);
-		if (!had_list)
+		/* (a folder made now holds only what this build wrote) */
+		if (!had_list && !k->fresh)
 			remove_unlisted(k);
 	} else
 		manifest_carry(k->old, k->cur);

@@ -117,8 +117,9 @@ arena_free(struct arena *a)
 	free(a);
 }
 
-void *
-arena_alloc(struct arena *a, size_t n)
+/* Aligned memory of the arena, as it is. */
+static void *
+arena_raw(struct arena *a, size_t n)
 {
 	struct arena_block *b;
 	size_t align = sizeof(max_align_t), size;
@@ -145,6 +146,14 @@ arena_alloc(struct arena *a, size_t n)
 	p = (char *)b->data + b->used;
 	b->used += n;
 	pthread_mutex_unlock(&a->lock);
+	return p;
+}
+
+void *
+arena_alloc(struct arena *a, size_t n)
+{
+	void *p = arena_raw(a, n);
+
 	memset(p, 0, n);
 	return p;
 }
@@ -153,9 +162,11 @@ char *
 arena_strndup(struct arena *a, const char *s, size_t n)
 {
 	size_t len = strnlen(s, n);
-	char *p = arena_alloc(a, len + 1);
+	/* not zeroed first: a page's HTML is written once, not twice */
+	char *p = arena_raw(a, len + 1);
 
 	memcpy(p, s, len);
+	p[len] = '\0';
 	return p;
 }
 

@@ -182,4 +182,13 @@ cp -R "$I" "$T/fresh"
 rm -rf "$T/fresh/capsule" "$T/fresh/output" "$T/fresh/.ssg-cache"
 "$SSG" build -C "$T/fresh" -q
 check "a first build in a fresh copy gives the same capsule" diff -r "$T/fresh/capsule" "$IC"
+# a capsule kept without its list (a deleted .ssg-cache): the pages no
+# build makes any more are found by looking, and removed
+mkdir -p "$T/fresh/capsule/2020/01/01/gone"
+echo '# Gone' >"$T/fresh/capsule/2020/01/01/gone/index.gmi"
+rm -rf "$T/fresh/.ssg-cache"
+"$SSG" build -C "$T/fresh" -q
+check "a capsule without its list loses the pages no post makes" \
+    test ! -e "$T/fresh/capsule/2020/01/01/gone/index.gmi"
+check "... and keeps the others" test "$(cd "$T/fresh/capsule" && find . -type f | sort)" = "$(cd "$IC" && find . -type f | sort)"
 summary
