@@ -75,6 +75,7 @@ DEPLOY_OBJS = \
 	deploy/platform/freebsd.o deploy/platform/fb_host.o \
 	deploy/platform/fb_parse.o deploy/platform/plan.o deploy/platform/fb_acme.o \
 	deploy/platform/confgen.o deploy/platform/proc.o deploy/platform/acme.o \
+	deploy/platform/caddy_renew.o \
 	deploy/remote/agent.o deploy/remote/agent_verbs.o \
 	deploy/remote/transport.o deploy/remote/fleet.o \
 	deploy/bench/bench.o deploy/bench/bench_report.o
@@ -85,7 +86,8 @@ UNIT_TESTS = \
 	tests/unit/test_markdown tests/unit/test_gemtext tests/unit/test_slug tests/unit/test_template \
 	tests/unit/test_value tests/unit/test_spec tests/unit/test_confgen \
 	tests/unit/test_release tests/unit/test_freebsd tests/unit/test_mdmem \
-	tests/unit/test_fsutil tests/unit/test_highlight tests/unit/test_acme
+	tests/unit/test_fsutil tests/unit/test_highlight tests/unit/test_acme \
+	tests/unit/test_caddy_renew
 TEST_PROGRAMS = tests/deploy/test_plan tests/deploy/release/drv \
 	tests/deploy/freebsd/fbplan
 

@@ -648,9 +648,11 @@ static const struct cmd cmds[] = {
 	  "certificate expiry; on a fleet, each host's under its name, then "
 	  "each host's current release, exit 1 on drift." },
 	{ "renew", cmd_renew, "renew [-c FILE] [--due] [--host NAME] [SITE]",
-	  "nginx proxy with tls acme: get a new certificate for every site "
-	  "(or SITE) now, served from the proxy's next handshake; --due: only those "
-	  "past 2/3 of their lifetime, as the renewal schedule does." },
+	  "Proxy with tls acme: get a new certificate for every site "
+	  "(or SITE) now, served from the proxy's next handshake (Caddy: "
+	  "renewed by Caddy, then its own config loaded back); --due (nginx): "
+	  "only those past 2/3 of their lifetime, as the renewal schedule "
+	  "does." },
 	{ "health", cmd_health, "health [-c FILE] [--expect ID] "
 	  "[--cacert FILE] [--host NAME] [--max-parallel N] [SITE]",
 	  "Fetch every domain through the proxy over TLS: 200 and the "

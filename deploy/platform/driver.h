@@ -86,6 +86,14 @@ struct driver_ops {
 	/* The pid, as the host sees it, of the jail's server (nginx's
 	 * master, Caddy), or <= 0; NULL where the platform cannot tell. */
 	pid_t	(*server_pid)(struct driver *, const char *jail);
+	/* The Caddy proxy with tls: acme (caddy_renew.h): with n names,
+	 * loads the running config with their certificates due now, which
+	 * Caddy renews in the background while it serves the ones it has;
+	 * with none, loads the proxy's config file again, even when it is
+	 * the running one. 0 or -1. NULL where the platform has no such
+	 * step. */
+	int	(*force_renewal)(struct driver *, const char *const *names,
+		    size_t n, struct diag *d);
 	void	(*free)(struct driver *);
 };
 

@@ -461,6 +461,13 @@ linux_free(struct driver *drv)
 	free(ld);
 }
 
+static int
+linux_force_renewal(struct driver *drv, const char *const *names, size_t n,
+    struct diag *d)
+{
+	return lx_caddy_renewal(drv->spec, names, n, d);
+}
+
 static const struct driver_ops linux_ops = {
 	.platform = "linux-netns",
 	.observe = linux_observe,
@@ -471,6 +478,7 @@ static const struct driver_ops linux_ops = {
 	.enter = linux_enter,
 	.log_path = linux_log_path,
 	.server_pid = linux_server_pid,
+	.force_renewal = linux_force_renewal,
 	.free = linux_free,
 };
 

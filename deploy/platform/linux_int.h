@@ -69,5 +69,8 @@ int	lx_conf_path(struct buf *b, const struct spec *s, const char *jail);
 int	lx_start(struct ldrv *ld, const char *jail, struct diag *d);
 int	lx_stop(struct ldrv *ld, const char *jail, struct diag *d);
 int	lx_reload(struct ldrv *ld, const char *jail, struct diag *d);
+/* The driver's force_renewal for the Caddy proxy (driver.h). */
+int	lx_caddy_renewal(const struct spec *s, const char *const *names,
+	    size_t n, struct diag *d);
 
 #endif

@@ -22,6 +22,7 @@
 
 #include <curl/curl.h>
 
+#include "caddy_renew.h"
 #include "linux_int.h"
 
 /* ---- processes ---- */
@@ -358,19 +359,24 @@ wait_running(const struct spec *s, const char *jail, int tenths)
 }
 
 static size_t
-discard(char *p, size_t size, size_t n, void *u)
+keep(char *p, size_t size, size_t n, void *u)
 {
-	(void)p;
-	(void)u;
+	if (u != NULL)
+		buf_add(u, p, size * n);
 	return size * n;
 }
 
-/* One request to Caddy's admin socket. HTTP status, or -1. */
+/*
+ * One request to Caddy's admin socket, with body of type ctype when not
+ * NULL; force loads a config even when it equals the running one. The
+ * reply into reply when not NULL. HTTP status, or -1.
+ */
 static long
 caddy_admin(const struct spec *s, const char *method, const char *path,
-    const char *body, struct diag *d)
+    const char *body, const char *ctype, int force, struct buf *reply,
+    struct diag *d)
 {
-	struct buf sock = BUF_INIT, url = BUF_INIT;
+	struct buf sock = BUF_INIT, url = BUF_INIT, type = BUF_INIT;
 	struct curl_slist *h = NULL;
 	CURL *c;
 	CURLcode cc;
@@ -384,14 +390,19 @@ caddy_admin(const struct spec *s, const char *method, const char *path,
 	curl_easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, sock.ptr);
 	curl_easy_setopt(c, CURLOPT_URL, url.ptr);
 	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, keep);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, reply);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, 60L);
+	/* Caddy loads a config equal to the running one only when told. */
+	if (force)
+		h = curl_slist_append(h, "Cache-Control: must-revalidate");
 	if (body != NULL) {
-		h = curl_slist_append(h, "Content-Type: text/caddyfile");
-		curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+		buf_printf(&type, "Content-Type: %s", ctype);
+		h = curl_slist_append(h, type.ptr);
 		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
 		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
 	}
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
 	cc = curl_easy_perform(c);
 	if (cc != CURLE_OK) {
 		if (d != NULL)
@@ -404,7 +415,79 @@ out:
 	curl_slist_free_all(h);
 	buf_release(&sock);
 	buf_release(&url);
+	buf_release(&type);
 	return code;
+}
+
+/* The proxy's Caddyfile loaded again, even when it is the running one. */
+static int
+caddy_load_file(const struct spec *s, int force, struct diag *d)
+{
+	struct buf conf = BUF_INIT, text = BUF_INIT;
+	long code;
+	int rc = -1;
+
+	lx_conf_path(&conf, s, "proxy");
+	if (lx_read_text(conf.ptr, &text) == -1) {
+		diag_error(d, conf.ptr, 0, "%s", strerror(errno));
+		goto out;
+	}
+	/* POST /load blocks until the new config runs, or keeps the old
+	 * one when it fails. */
+	code = caddy_admin(s, "POST", "/load", text.ptr, "text/caddyfile",
+	    force, NULL, d);
+	if (code != 200) {
+		if (code != -1)
+			diag_error(d, conf.ptr, 0, "caddy refused the config "
+			    "(HTTP %ld)", code);
+		goto out;
+	}
+	rc = 0;
+out:
+	buf_release(&conf);
+	buf_release(&text);
+	return rc;
+}
+
+#define POLICIES "/config/apps/tls/automation/policies"
+
+int
+lx_caddy_renewal(const struct spec *s, const char *const *names, size_t n,
+    struct diag *d)
+{
+	struct buf have = BUF_INIT, want = BUF_INIT, err = BUF_INIT;
+	long code;
+	int rc = -1;
+
+	if (n == 0)
+		return caddy_load_file(s, 1, d);
+	code = caddy_admin(s, "GET", POLICIES, NULL, NULL, 0, &have, d);
+	if (code != 200) {
+		if (code != -1)
+			diag_error(d, NULL, 0, "caddy admin GET %s: HTTP %ld",
+			    POLICIES, code);
+		goto out;
+	}
+	if (caddy_policies_due(have.ptr, names, n, &want, &err) == -1) {
+		diag_error(d, NULL, 0, "renew: %s", err.ptr);
+		goto out;
+	}
+	/* Forced: after an interrupted renewal this may be the running
+	 * config already, and only a new load renews. */
+	code = caddy_admin(s, "PATCH", POLICIES, want.ptr, "application/json",
+	    1, &err, d);
+	if (code != 200) {
+		if (code != -1)
+			diag_error(d, NULL, 0, "caddy refused the renewal "
+			    "config (HTTP %ld): %s", code, err.ptr);
+		goto out;
+	}
+	rc = 0;
+out:
+	buf_release(&have);
+	buf_release(&want);
+	buf_release(&err);
+	return rc;
 }
 
 char **
@@ -550,7 +633,8 @@ lx_start(struct ldrv *ld, const char *jail, struct diag *d)
 		for (i = 0; i < 100; i++) {
 			struct timespec ts = { 0, 100000000 };
 
-			if (caddy_admin(s, "GET", "/config/", NULL, NULL) == 200)
+			if (caddy_admin(s, "GET", "/config/", NULL, NULL, 0, NULL,
+			    NULL) == 200)
 				break;
 			nanosleep(&ts, NULL);
 		}
@@ -673,9 +757,8 @@ int
 lx_reload(struct ldrv *ld, const char *jail, struct diag *d)
 {
 	const struct spec *s = ld->pub.spec;
-	struct buf conf = BUF_INIT, text = BUF_INIT;
+	struct buf text = BUF_INIT;
 	pid_t pid;
-	long code;
 	int rc = -1, i;
 
 	/* molly-brown reads its config once: a new one means a restart. */
@@ -686,21 +769,7 @@ lx_reload(struct ldrv *ld, const char *jail, struct diag *d)
 		goto out;
 	}
 	if (lx_is_proxy(jail) && s->proxy.kind == PROXY_CADDY) {
-		lx_conf_path(&conf, s, jail);
-		if (lx_read_text(conf.ptr, &text) == -1) {
-			diag_error(d, conf.ptr, 0, "%s", strerror(errno));
-			goto out;
-		}
-		/* POST /load blocks until the new config runs, or keeps the
-		 * old one when it fails. */
-		code = caddy_admin(s, "POST", "/load", text.ptr, d);
-		if (code != 200) {
-			if (code != -1)
-				diag_error(d, conf.ptr, 0, "caddy refused the "
-				    "config (HTTP %ld)", code);
-			goto out;
-		}
-		rc = 0;
+		rc = caddy_load_file(s, 0, d);
 		goto out;
 	}
 	if ((pid = lx_server_pid(s, jail)) <= 0) {
@@ -729,7 +798,6 @@ lx_reload(struct ldrv *ld, const char *jail, struct diag *d)
 	diag_error(d, NULL, 0, "jail %s: nginx kept its old configuration; "
 	    "see its error.log", jail);
 out:
-	buf_release(&conf);
 	buf_release(&text);
 	return rc;
 }

@@ -65,6 +65,57 @@ health_entry(const struct spec *s, int to, char addr[16], int *port)
 	return -1;
 }
 
+int
+health_serial(const struct spec *s, const char *host, char *serial,
+    size_t size, struct buf *err)
+{
+	char url[512], resolve[300], addr[16];
+	struct curl_slist *res = NULL, *l;
+	struct curl_certinfo *ci = NULL;
+	CURL *c;
+	CURLcode cc;
+	int port, rc = -1;
+
+	serial[0] = '\0';
+	if (health_entry(s, 443, addr, &port) == -1) {
+		buf_adds(err, "network.ports: no host port reaches the proxy's "
+		    "443");
+		return -1;
+	}
+	snprintf(url, sizeof(url), "https://%s:%d/", host, port);
+	snprintf(resolve, sizeof(resolve), "%s:%d:%s", host, port, addr);
+	res = curl_slist_append(res, resolve);
+	if ((c = curl_easy_init()) == NULL) {
+		curl_slist_free_all(res);
+		buf_adds(err, "curl_easy_init failed");
+		return -1;
+	}
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_RESOLVE, res);
+	/* The handshake only: whatever is served, verified or not. */
+	curl_easy_setopt(c, CURLOPT_CONNECT_ONLY, 1L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
+	curl_easy_setopt(c, CURLOPT_CERTINFO, 1L);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, 10L);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	if ((cc = curl_easy_perform(c)) != CURLE_OK)
+		buf_printf(err, "%s: %s", url, curl_easy_strerror(cc));
+	else if (curl_easy_getinfo(c, CURLINFO_CERTINFO, &ci) == CURLE_OK &&
+	    ci != NULL && ci->num_of_certs > 0)
+		for (l = ci->certinfo[0]; l != NULL; l = l->next)
+			if (strncmp(l->data, "Serial Number:", 14) == 0) {
+				snprintf(serial, size, "%s", l->data + 14 +
+				    strspn(l->data + 14, " "));
+				rc = 0;
+			}
+	if (cc == CURLE_OK && rc == -1)
+		buf_printf(err, "%s: no certificate served", url);
+	curl_easy_cleanup(c);
+	curl_slist_free_all(res);
+	return rc;
+}
+
 /* One GET; fills code, location and the reply. 0 or -1 (transport). */
 static int
 fetch(const struct health_opts *o, const struct buf *pem, const char *host,

@@ -45,4 +45,10 @@ int	health_check(const struct spec *s, const struct spec_site *site,
  * address into addr[16]. 0, or -1 when no port maps there. */
 int	health_entry(const struct spec *s, int to, char addr[16], int *port);
 
+/* The serial number of the certificate the proxy serves for host (only
+ * a handshake, not verified), into serial (size bytes). 0, or -1 with
+ * the reason in err. */
+int	health_serial(const struct spec *s, const char *host, char *serial,
+	    size_t size, struct buf *err);
+
 #endif
