@@ -139,6 +139,141 @@ fb_acme_script(const struct spec *s, const char *dir, struct buf *out)
 }
 
 void
+fb_caddy_renew_path(const struct spec *s, struct buf *out)
+{
+	buf_printf(out, "%s/caddy-renew.sh", s->state);
+}
+
+void
+fb_caddy_renew_script(const struct spec *s, const char *root,
+    struct buf *out)
+{
+	struct buf path = BUF_INIT;
+	size_t i, j;
+
+	buf_printf(out,
+	    "#!/bin/sh\n"
+	    "# Forced certificate renewal of %s's Caddy proxy, written by "
+	    "deploy apply:\n"
+	    "# do not edit. Caddy renews by itself what is due; this makes it "
+	    "renew\n"
+	    "# every certificate now. Through Caddy's admin socket it loads "
+	    "the running\n"
+	    "# config with every automation policy due (renewal_window_ratio "
+	    "1), which\n"
+	    "# Caddy renews in the background while serving the certificates "
+	    "it has,\n"
+	    "# waits until each name is served a new serial (at most 120 s), "
+	    "then loads\n"
+	    "# the proxy's Caddyfile back. Each load closes Caddy's idle "
+	    "keep-alive\n"
+	    "# connections, as any reload does.\n"
+	    "set -u\n"
+	    "sock=", s->name);
+	buf_printf(&path, "%s" FB_CADDY_ADMIN, root);
+	word(out, path.ptr);
+	buf_adds(out, "\nconf=");
+	buf_clear(&path);
+	buf_printf(&path, "%s" FB_CADDY_DIR "/Caddyfile", root);
+	word(out, path.ptr);
+	buf_adds(out, "\naddr=");
+	word(out, s->net.proxy_str);
+	buf_adds(out, "\nserver=");
+	word(out, s->proxy.acme_ca ? s->proxy.acme_ca :
+	    "Caddy's default ACME servers");
+	buf_adds(out, "\nnames=\"");
+	for (i = 0; i < s->nsites; i++) {
+		const struct spec_site *site = &s->sites[i];
+
+		/* checked domain names: no quoting needed inside "" */
+		for (j = 0; j < site->ndomains; j++)
+			buf_printf(out, "%s%s", i + j ? " " : "",
+			    site->domains[j]);
+		for (j = 0; j < site->nredirects; j++)
+			buf_printf(out, " %s", site->redirects[j].from);
+	}
+	buf_adds(out, "\"\n"
+	    "pol=/config/apps/tls/automation/policies\n"
+	    "\n"
+	    "api() {\t# api METHOD PATH [curl options]: one admin request\n"
+	    "\tm=$1\n"
+	    "\tp=$2\n"
+	    "\tshift 2\n"
+	    "\tcurl -sS -f --unix-socket \"$sock\" -X \"$m\" \"$@\" "
+	    "\"http://localhost$p\"\n"
+	    "}\n"
+	    "\n"
+	    "serial() {\t# serial NAME: the serial of what the proxy serves "
+	    "for NAME\n"
+	    "\techo | openssl s_client -connect \"$addr:443\" -servername "
+	    "\"$1\" 2>/dev/null |\n"
+	    "\t    openssl x509 -noout -serial 2>/dev/null\n"
+	    "}\n"
+	    "\n"
+	    "old=\"\"\n"
+	    "for n in $names; do old=\"$old $n=$(serial \"$n\")\"; done\n"
+	    "have=$(api GET \"$pol\") || exit 1\n"
+	    "due=$(printf '%s\\n' \"$have\" |\n"
+	    "    sed 's/\"subjects\":/\"renewal_window_ratio\":1,"
+	    "\"subjects\":/g')\n"
+	    "case $due in\n"
+	    "*renewal_window_ratio*) ;;\n"
+	    "*)\techo \"no automation policy names a site in Caddy's config\" "
+	    ">&2\n"
+	    "\texit 1 ;;\n"
+	    "esac\n"
+	    "rc=1\n"
+	    "if api PATCH \"$pol\" -H 'Content-Type: application/json' \\\n"
+	    "    -H 'Cache-Control: must-revalidate' --data-binary \"$due\" "
+	    ">/dev/null; then\n"
+	    "\ti=0\n"
+	    "\twhile [ \"$i\" -lt 120 ]; do\n"
+	    "\t\tleft=0\n"
+	    "\t\tfor n in $names; do\n"
+	    "\t\t\tcase \"$old \" in *\" $n=$(serial \"$n\") \"*) left=1 ;; "
+	    "esac\n"
+	    "\t\tdone\n"
+	    "\t\t[ \"$left\" -eq 0 ] && { rc=0; break; }\n"
+	    "\t\ti=$((i + 1))\n"
+	    "\t\tsleep 1\n"
+	    "\tdone\n"
+	    "fi\n"
+	    "api POST /load -H 'Content-Type: text/caddyfile' \\\n"
+	    "    -H 'Cache-Control: must-revalidate' --data-binary \"@$conf\" "
+	    ">/dev/null || rc=1\n"
+	    "for n in $names; do echo \"certificate $n: $(serial \"$n\")\"; "
+	    "done\n"
+	    "[ \"$rc\" -eq 0 ] || echo \"no new certificate from $server "
+	    "within 120 s; the proxy keeps the one it has: see Caddy's log\" "
+	    ">&2\n"
+	    "exit \"$rc\"\n");
+	buf_release(&path);
+}
+
+/* Caddy with tls acme: the forced-renewal script, which the operator
+ * runs (Caddy renews what is due by itself), and curl, which it uses. */
+static void
+caddy_commands(struct fb_driver *fd, const struct action *a,
+    struct fb_script *sc)
+{
+	const struct spec *s = fd->pub.spec;
+	struct buf root = BUF_INIT, script = BUF_INIT, text = BUF_INIT;
+
+	fb_caddy_renew_path(s, &script);
+	if (a->kind == ACT_CONFIG_WRITE) {
+		fd->fl->jail_root(fd, "proxy", &root);
+		fb_cmd(sc, "pkg", "install", "-y", "curl", NULL);
+		fb_caddy_renew_script(s, root.ptr, &text);
+		fb_write_file(sc, script.ptr, text.ptr);
+		fb_cmd(sc, "chmod", "700", script.ptr, NULL);
+	} else if (a->kind == ACT_JAIL_DESTROY)
+		fb_cmd(sc, "rm", "-f", script.ptr, NULL);
+	buf_release(&root);
+	buf_release(&script);
+	buf_release(&text);
+}
+
+void
 fb_acme_commands(struct fb_driver *fd, const struct action *a,
     struct fb_script *sc)
 {
@@ -149,7 +284,13 @@ fb_acme_commands(struct fb_driver *fd, const struct action *a,
 	    "/lego", "/live", "/attempt", NULL };
 	size_t i;
 
-	if (!acme_hosted(s) || strcmp(a->target, "proxy") != 0)
+	if (strcmp(a->target, "proxy") != 0)
+		return;
+	if (s->proxy.kind == PROXY_CADDY && s->proxy.tls == TLS_ACME) {
+		caddy_commands(fd, a, sc);
+		return;
+	}
+	if (!acme_hosted(s))
 		return;
 	fd->fl->jail_root(fd, "proxy", &dir);
 	buf_adds(&dir, FB_JAIL_STATE ACME_SUBDIR);

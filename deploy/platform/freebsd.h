@@ -193,13 +193,20 @@ size_t	fb_cert_dirs(const struct spec *s, char *dirs[], size_t max);
 
 /* fb_acme.c: nginx with tls acme (acme.h). The commands a proxy action
  * adds: client, folders, renewal script and cron entry with its config;
- * the script run once nginx is up; both removed with the jail. */
+ * the script run once nginx is up; both removed with the jail. With
+ * Caddy and tls acme: the forced-renewal script, removed with the jail. */
 void	fb_acme_commands(struct fb_driver *fd, const struct action *a,
 	    struct fb_script *sc);
 /* The renewal script for the ACME folder dir (host path), and where it
  * lives on the host. */
 void	fb_acme_script(const struct spec *s, const char *dir, struct buf *out);
 void	fb_acme_script_path(const struct spec *s, struct buf *out);
+/* Caddy with tls acme: the script that forces a renewal now, for the
+ * proxy jail whose root is root (host path), and where it lives on the
+ * host; apply writes it, destroy removes it. */
+void	fb_caddy_renew_script(const struct spec *s, const char *root,
+	    struct buf *out);
+void	fb_caddy_renew_path(const struct spec *s, struct buf *out);
 
 /* Implemented by driver_bastille.c and driver_jail.c. */
 struct driver *driver_bastille_open(const struct spec *s, struct diag *d);

@@ -156,6 +156,27 @@ if grep -q '^rm -f /usr/local/etc/cron.d/deploy-www /var/db/deploy/www/acme-rene
     golden/bastille-destroy-acme.sh; then ok
 else ko "destroy leaves the renewal schedule"; fi
 
+# Caddy with tls acme: a script that forces a renewal now through Caddy's
+# admin socket (sh -n, shellcheck), naming every domain and redirect name,
+# written with the proxy's config and removed with the proxy.
+for g in golden/bastille-three.sh golden/jail-one.sh; do
+	awk '/^cat > .*caddy-renew.sh <</ { on = 1; next } /^DEPLOY_EOF$/ { on = 0 }
+	    on' "$g" >"$T/caddy-renew.sh"
+	if [ -s "$T/caddy-renew.sh" ] && sh -n "$T/caddy-renew.sh" 2>"$T/e" &&
+	    shellcheck -s sh "$T/caddy-renew.sh" >"$T/e" 2>&1; then ok
+	else ko "$g: Caddy renewal script: $(cat "$T/e")"; fi
+	if grep -q '^sock=.*/var/run/caddy/caddy.sock.$' "$T/caddy-renew.sh" &&
+	    grep -q '^conf=.*/usr/local/etc/caddy/Caddyfile.$' "$T/caddy-renew.sh" &&
+	    grep -q 'renewal_window_ratio' "$T/caddy-renew.sh" &&
+	    grep -q '^chmod 700 /var/db/deploy/www/caddy-renew.sh$' "$g"; then ok
+	else ko "$g: Caddy renewal script: socket, Caddyfile, ratio, mode"; fi
+done
+grep -q '^names="blog.example.org example.org docs.example.org shop.example.org"$' \
+    golden/bastille-three.sh && ok || ko "Caddy renewal script: names"
+if grep -q '^rm -f /var/db/deploy/www/caddy-renew.sh$' golden/bastille-destroy.sh &&
+    grep -q '^rm -f /var/db/deploy/www/caddy-renew.sh$' golden/jail-destroy.sh; then ok
+else ko "destroy leaves the Caddy renewal script"; fi
+
 # Hosts that match their spec: nothing to do.
 for c in "specs/bastille-three.yaml $T/three" "specs/jail-one.yaml $T/onejail"; do
 	# shellcheck disable=SC2086

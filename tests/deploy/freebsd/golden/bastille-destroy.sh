@@ -13,6 +13,7 @@ bastille service www-proxy caddy stop || true
 
 # 3/13 destroy-jail proxy
 bastille destroy -a -y www-proxy
+rm -f /var/db/deploy/www/caddy-renew.sh
 
 # 4/13 stop-server blog nginx
 bastille service www-blog nginx stop || true

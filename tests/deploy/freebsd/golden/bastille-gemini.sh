@@ -215,6 +215,69 @@ DEPLOY_EOF
 bastille cp www-proxy /var/db/deploy/www/jails/proxy/Caddyfile /usr/local/etc/caddy/Caddyfile.new
 bastille cmd www-proxy caddy validate --config /usr/local/etc/caddy/Caddyfile.new --adapter caddyfile
 bastille cmd www-proxy mv /usr/local/etc/caddy/Caddyfile.new /usr/local/etc/caddy/Caddyfile
+pkg install -y curl
+mkdir -p /var/db/deploy/www
+cat > /var/db/deploy/www/caddy-renew.sh <<'DEPLOY_EOF'
+#!/bin/sh
+# Forced certificate renewal of www's Caddy proxy, written by deploy apply:
+# do not edit. Caddy renews by itself what is due; this makes it renew
+# every certificate now. Through Caddy's admin socket it loads the running
+# config with every automation policy due (renewal_window_ratio 1), which
+# Caddy renews in the background while serving the certificates it has,
+# waits until each name is served a new serial (at most 120 s), then loads
+# the proxy's Caddyfile back. Each load closes Caddy's idle keep-alive
+# connections, as any reload does.
+set -u
+sock='/usr/local/bastille/jails/www-proxy/root/var/run/caddy/caddy.sock'
+conf='/usr/local/bastille/jails/www-proxy/root/usr/local/etc/caddy/Caddyfile'
+addr='10.17.0.2'
+server='Caddy'\''s default ACME servers'
+names="blog.example.org www.blog.example.org"
+pol=/config/apps/tls/automation/policies
+
+api() {	# api METHOD PATH [curl options]: one admin request
+	m=$1
+	p=$2
+	shift 2
+	curl -sS -f --unix-socket "$sock" -X "$m" "$@" "http://localhost$p"
+}
+
+serial() {	# serial NAME: the serial of what the proxy serves for NAME
+	echo | openssl s_client -connect "$addr:443" -servername "$1" 2>/dev/null |
+	    openssl x509 -noout -serial 2>/dev/null
+}
+
+old=""
+for n in $names; do old="$old $n=$(serial "$n")"; done
+have=$(api GET "$pol") || exit 1
+due=$(printf '%s\n' "$have" |
+    sed 's/"subjects":/"renewal_window_ratio":1,"subjects":/g')
+case $due in
+*renewal_window_ratio*) ;;
+*)	echo "no automation policy names a site in Caddy's config" >&2
+	exit 1 ;;
+esac
+rc=1
+if api PATCH "$pol" -H 'Content-Type: application/json' \
+    -H 'Cache-Control: must-revalidate' --data-binary "$due" >/dev/null; then
+	i=0
+	while [ "$i" -lt 120 ]; do
+		left=0
+		for n in $names; do
+			case "$old " in *" $n=$(serial "$n") "*) left=1 ;; esac
+		done
+		[ "$left" -eq 0 ] && { rc=0; break; }
+		i=$((i + 1))
+		sleep 1
+	done
+fi
+api POST /load -H 'Content-Type: text/caddyfile' \
+    -H 'Cache-Control: must-revalidate' --data-binary "@$conf" >/dev/null || rc=1
+for n in $names; do echo "certificate $n: $(serial "$n")"; done
+[ "$rc" -eq 0 ] || echo "no new certificate from $server within 120 s; the proxy keeps the one it has: see Caddy's log" >&2
+exit "$rc"
+DEPLOY_EOF
+chmod 700 /var/db/deploy/www/caddy-renew.sh
 
 # 7/11 start-server proxy caddy
 jls -j www-proxy >/dev/null 2>&1 || bastille start www-proxy

@@ -17,6 +17,7 @@ sysrc jail_list-=www-proxy
 rm -f /etc/jail.conf.d/www-proxy.conf /usr/local/jails/www-proxy.fstab
 chflags -R 0 /usr/local/jails/www-proxy || true
 rm -rf /usr/local/jails/www-proxy
+rm -f /var/db/deploy/www/caddy-renew.sh
 
 # 4/7 stop-server blog nginx
 jexec www-blog service nginx stop || true
