@@ -1,5 +1,6 @@
 #include "health.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,7 @@ health_serial(const struct spec *s, const char *host, char *serial,
 	struct curl_certinfo *ci = NULL;
 	CURL *c;
 	CURLcode cc;
+	char *p;
 	int port, rc = -1;
 
 	serial[0] = '\0';
@@ -107,6 +109,9 @@ health_serial(const struct spec *s, const char *host, char *serial,
 			if (strncmp(l->data, "Serial Number:", 14) == 0) {
 				snprintf(serial, size, "%s", l->data + 14 +
 				    strspn(l->data + 14, " "));
+				/* as openssl shows it, and status with it */
+				for (p = serial; *p != '\0'; p++)
+					*p = (char)toupper((unsigned char)*p);
 				rc = 0;
 			}
 	if (cc == CURLE_OK && rc == -1)
