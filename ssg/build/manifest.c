@@ -63,9 +63,11 @@ manifest_free(struct manifest *m)
 void
 manifest_add(struct manifest *m, const char *rel, uint64_t fp, uint64_t base)
 {
+	char *path = arena_strdup(m->paths, rel);	/* (locks its own) */
+
 	pthread_mutex_lock(&m->lock);
 	xgrow((void **)&m->e, &m->cap, m->n + 1, sizeof(*m->e));
-	m->e[m->n].path = arena_strdup(m->paths, rel);
+	m->e[m->n].path = path;
 	m->e[m->n].fp = fp;
 	m->e[m->n].base = base;
 	m->n++;
@@ -134,6 +136,41 @@ find(struct manifest *m, const char *rel)
 	return NULL;
 }
 
+/* 16 lowercase hex digits of v, as "%016" PRIx64 writes them (by hand:
+ * printf per line was most of the cost of a list of 30,000 files). */
+static void
+put_hex(char *out, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	int i;
+
+	for (i = 15; i >= 0; i--, v >>= 4)
+		out[i] = digits[v & 15];
+}
+
+/* The value of 16 hex digits at s, or -1 if one is not. */
+static int
+get_hex(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+	int i, c;
+
+	for (i = 0; i < 16; i++) {
+		c = (unsigned char)s[i];
+		if (c >= '0' && c <= '9')
+			c -= '0';
+		else if (c >= 'a' && c <= 'f')
+			c -= 'a' - 10;
+		else if (c >= 'A' && c <= 'F')
+			c -= 'A' - 10;
+		else
+			return -1;
+		x = x << 4 | (uint64_t)c;
+	}
+	*v = x;
+	return 0;
+}
+
 int
 manifest_load(struct manifest *m, const char *path, struct diag *d)
 {
@@ -169,12 +206,7 @@ manifest_load(struct manifest *m, const char *path, struct diag *d)
 		/* "FP BASE PATH", 16 hex digits each */
 		if (next - line < 35 || line[16] != ' ' || line[33] != ' ')
 			goto bad;
-		errno = 0;
-		fp = strtoull(line, &end, 16);
-		if (errno || end != line + 16)
-			goto bad;
-		base = strtoull(line + 17, &end, 16);
-		if (errno || end != line + 33)
+		if (get_hex(line, &fp) == -1 || get_hex(line + 17, &base) == -1)
 			goto bad;
 		/* never trust a path that could leave the output folder */
 		if (line[34] == '/' || strstr(line + 34, "..") != NULL)
@@ -206,9 +238,17 @@ manifest_save(struct manifest *m, const char *path)
 	buf_adds(&b, MANIFEST_MAGIC "\n");
 	if (m->memo != 0)
 		buf_printf(&b, "memo %016" PRIx64 "\n", m->memo);
-	for (i = 0; i < m->n; i++)
-		buf_printf(&b, "%016" PRIx64 " %016" PRIx64 " %s\n", m->e[i].fp,
-		    m->e[i].base, m->e[i].path);
+	for (i = 0; i < m->n; i++) {
+		char num[34];
+
+		put_hex(num, m->e[i].fp);
+		num[16] = ' ';
+		put_hex(num + 17, m->e[i].base);
+		num[33] = ' ';
+		buf_add(&b, num, sizeof(num));
+		buf_adds(&b, m->e[i].path);
+		buf_addc(&b, '\n');
+	}
 	rc = fs_write_cache(path, b.ptr, b.len);
 	buf_release(&b);
 	return rc;
