@@ -272,7 +272,7 @@ render_one(size_t i, void *arg)
 		diag_error(b->d, j->out_path, 0, "%s", err.ptr);
 		b->failed = 1;
 	} else if (b->fresh ? output_create(b->out_dir, j->out_path, out.ptr,
-	    out.len, b->d) : output_write(b->out_dir, j->out_path, out.ptr,
+	    out.len, j->kind == PAGE_SOURCE, b->d) : output_write(b->out_dir, j->out_path, out.ptr,
 	    out.len, &changed, b->d))
 		b->failed = 1;
 	else {
@@ -322,20 +322,24 @@ judge_one(size_t i, void *arg)
  * rendering the largest page last. The single pages, in date order, are
  * dealt from the two halves in turn: pages next to each other share their
  * folders, and two workers making entries in one folder wait on its lock.
- * Which page is written when does not change any page.
+ * Published Markdown sources come last, into the folders their pages
+ * made. Which page is written when does not change any page.
  */
 static void
 big_first(struct build *b)
 {
-	struct dirty *v = xcalloc(b->ndirty + 1, sizeof(*v)), *single;
-	size_t i, n = 0, ns = 0, half;
+	struct dirty *v = xcalloc(b->ndirty + 1, sizeof(*v)), *single, *md;
+	size_t i, n = 0, ns = 0, nm = 0, half;
 
 	single = xcalloc(b->ndirty + 1, sizeof(*single));
+	md = xcalloc(b->ndirty + 1, sizeof(*md));
 	for (i = 0; i < b->ndirty; i++) {
 		enum page_kind k = b->jobs[b->dirty[i].job].kind;
 
 		if (k == PAGE_POST || k == PAGE_PAGE)
 			single[ns++] = b->dirty[i];
+		else if (k == PAGE_SOURCE)
+			md[nm++] = b->dirty[i];
 		else
 			v[n++] = b->dirty[i];
 	}
@@ -345,7 +349,10 @@ big_first(struct build *b)
 		if (half + i < ns)
 			v[n++] = single[half + i];
 	}
+	for (i = 0; i < nm; i++)
+		v[n++] = md[i];
 	free(single);
+	free(md);
 	free(b->dirty);
 	b->dirty = v;
 }

@@ -84,9 +84,9 @@ replace(const char *out_dir, const char *path, const void *data, size_t n,
  */
 static int
 create(const char *out_dir, char *path, const void *data, size_t n,
-    struct diag *d)
+    int dir_there, struct diag *d)
 {
-	if (fs_write_excl(path, data, n) == 0)
+	if (fs_write_excl(path, data, n, dir_there) == 0)
 		return 0;
 	if (errno == EEXIST)	/* made meanwhile: replace it whole */
 		return replace(out_dir, path, data, n, d);
@@ -105,7 +105,7 @@ output_write(const char *out_dir, const char *rel, const void *data,
 	if (same == 1)
 		rc = 0;
 	else if (same == -1)
-		rc = create(out_dir, path, data, n, d);
+		rc = create(out_dir, path, data, n, 0, d);
 	else
 		rc = replace(out_dir, path, data, n, d);
 	if (changed)
@@ -116,12 +116,12 @@ output_write(const char *out_dir, const char *rel, const void *data,
 
 int
 output_create(const char *out_dir, const char *rel, const void *data,
-    size_t n, struct diag *d)
+    size_t n, int dir_there, struct diag *d)
 {
 	char *path = path_join(out_dir, rel);
 	int rc;
 
-	rc = create(out_dir, path, data, n, d);
+	rc = create(out_dir, path, data, n, dir_there, d);
 	free(path);
 	return rc;
 }

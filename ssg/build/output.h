@@ -28,9 +28,10 @@ char	*output_tmpdir(const char *out_dir);
 int	 output_write(const char *out_dir, const char *rel, const void *data,
 	    size_t n, int *changed, struct diag *d);
 /* The same for a file of a folder this build made, so known absent: no
- * look at what is there first. */
+ * look at what is there first. dir_there: its folder is likely made
+ * already (see fs_write_excl). */
 int	 output_create(const char *out_dir, const char *rel, const void *data,
-	    size_t n, struct diag *d);
+	    size_t n, int dir_there, struct diag *d);
 /* Copies src to out_dir/rel unless a file of the same size and mtime is
  * there. Returns 0 or -1 (recorded). */
 int	 output_copy(const char *src, const char *out_dir, const char *rel,

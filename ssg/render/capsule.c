@@ -95,7 +95,7 @@ static int
 cap_write_fp(struct cap *k, const char *rel, const void *data, size_t len,
     uint64_t fp)
 {
-	if ((k->fresh ? output_create(k->dir, rel, data, len, k->d) :
+	if ((k->fresh ? output_create(k->dir, rel, data, len, 0, k->d) :
 	    output_write(k->dir, rel, data, len, NULL, k->d)) == -1) {
 		k->failed = 1;
 		return -1;

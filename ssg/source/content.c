@@ -51,14 +51,30 @@ content_source_path(struct buf *out, const struct post *p)
 		buf_printf(out, "%s.md", p->out_path);
 }
 
+/* The published Markdown: the title as a heading, then the body. */
+static void
+source_doc(struct buf *out, const char *title, const char *body, size_t n)
+{
+	buf_printf(out, "# %s\n\n", title);
+	buf_add(out, body, n);
+	if (n > 0 && body[n - 1] != '\n')
+		buf_addc(out, '\n');
+}
+
 int
 content_source_text(const struct post *p, struct buf *out, struct buf *err)
 {
 	struct buf text = BUF_INIT;
 	struct frontmatter fm;
-	struct diag *quiet = diag_new();	/* the build reported them */
+	struct diag *quiet;
 	int rc = -1;
 
+	/* as this build read it: not opened and parsed again */
+	if (p->md_body != NULL) {
+		source_doc(out, p->title, p->md_body, p->md_body_len);
+		return 0;
+	}
+	quiet = diag_new();	/* the build reported them */
 	if (fs_read(p->src, &text) == -1)
 		buf_printf(err, "%s: cannot read it again: %s", p->src,
 		    strerror(errno));
@@ -67,10 +83,7 @@ content_source_text(const struct post *p, struct buf *out, struct buf *err)
 		buf_printf(err, "%s: cannot read its front matter again",
 		    p->src);
 	else {
-		buf_printf(out, "# %s\n\n", p->title);
-		buf_add(out, fm.body, fm.body_len);
-		if (fm.body_len > 0 && fm.body[fm.body_len - 1] != '\n')
-			buf_addc(out, '\n');
+		source_doc(out, p->title, fm.body, fm.body_len);
 		frontmatter_release(&fm);
 		rc = 0;
 	}
@@ -388,6 +401,12 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 	}
 	p->html = arena_strndup(a, md.html.ptr, md.html.len);
 	keep_gem(p, &md, &gem, a);
+	/* its published Markdown (index.md) is made from the text in hand,
+	 * not read again (a draft's is kept for nothing: it has none) */
+	if (c->gemini && c->gemini_markdown_link && !p->is_html) {
+		p->md_body = arena_strndup(a, fm.body, fm.body_len);
+		p->md_body_len = fm.body_len;
+	}
 	p->code_unlit = md.code_unlit;
 	p->excerpt = arena_strdup(a, md.excerpt.ptr);
 	p->words = md.words;

@@ -54,6 +54,11 @@ struct post {
 	char		*gem;		/* the body as gemtext when the build made
 					 * it (config's gemtext); else NULL */
 	size_t		 gem_len;
+	char		*md_body;	/* the text without its front matter, for
+					 * its published Markdown, when the build
+					 * read it (gemini_markdown_link); else
+					 * NULL: read again when needed */
+	size_t		 md_body_len;
 	char		*html;		/* the rendered body; NULL when the post came
 					 * from the build cache, until content_html */
 	uint64_t	 text_hash;	/* of the source file's bytes */
@@ -132,8 +137,9 @@ int	content_publishes_source(const struct post *p,
 	    const struct site_config *c);
 void	content_source_path(struct buf *out, const struct post *p);
 /* Appends what that file holds: the title as a heading, then the text as
- * written, without its front matter (see site.yaml(5)). Returns 0, or -1
- * when the source cannot be read (the reason in err). */
+ * written, without its front matter (see site.yaml(5)); from md_body when
+ * the build kept it, else read again. Returns 0, or -1 when the source
+ * cannot be read (the reason in err). */
 int	content_source_text(const struct post *p, struct buf *out,
 	    struct buf *err);
 /* 1 if path names a source file (.md, .markdown, .html). */

@@ -322,15 +322,12 @@ fs_write_atomic(const char *path, const void *data, size_t n)
 
 static int	write_new(const char *, const char *, const void *, size_t, int);
 
-int
-fs_write_excl(char *path, const void *data, size_t n)
+/* Makes the folder of path (borrowed, restored) if it is missing. */
+static void
+make_parent(char *path)
 {
-	int fd, saved;
-
 	char *slash;
 
-	/* A new page usually sits in a folder of its own, new as well:
-	 * making the folder first spares an open that would fail. */
 	if ((slash = strrchr(path, '/')) != NULL && slash != path) {
 		*slash = '\0';
 		if (make_dir(path, 1) == -1 && errno == ENOENT &&
@@ -338,7 +335,22 @@ fs_write_excl(char *path, const void *data, size_t n)
 			make_dir(path, 1);
 		*slash = '/';
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+}
+
+int
+fs_write_excl(char *path, const void *data, size_t n, int dir_there)
+{
+	int fd = -1, saved, flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
+
+	/* A new page usually sits in a folder of its own, new as well:
+	 * making the folder first spares an open that would fail; a second
+	 * file beside it spares the mkdir that would. */
+	if (dir_there)
+		fd = open(path, flags, 0644);
+	if (fd == -1 && (!dir_there || errno == ENOENT)) {
+		make_parent(path);
+		fd = open(path, flags, 0644);
+	}
 	if (fd == -1)
 		return -1;
 	if ((umask_takes(0644) && fchmod(fd, 0644) == -1) ||

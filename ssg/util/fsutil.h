@@ -40,8 +40,11 @@ int	fs_write_atomic(const char *path, const void *data, size_t n);
 /* Creates path (and its parent folders) with data, as published output
  * (0644, folders 0755, whatever the umask); fails with EEXIST if it
  * exists. Readers may see the file before it is whole: for files nothing
- * has read yet. path is borrowed to name the parent, and restored. */
-int	fs_write_excl(char *path, const void *data, size_t n);
+ * has read yet. path is borrowed to name the parent, and restored.
+ * dir_there: the folder is likely there already (a second file in it),
+ * so the file is opened first and the folder made only when missing; else
+ * the folder is made first (a page in a folder of its own). */
+int	fs_write_excl(char *path, const void *data, size_t n, int dir_there);
 /* The same for a cache file, which may instead be briefly absent: the old
  * file is removed just before the new one takes its name (no flush). */
 int	fs_write_cache(const char *path, const void *data, size_t n);

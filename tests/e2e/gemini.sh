@@ -128,6 +128,12 @@ rm -r "$S/drafts"
 printf '\nMore text.\n' >>"$S/posts/2025-01-02-first.md"
 "$SSG" build -C "$S" -q 2>"$T/err"
 check "source: an edit reaches index.md" grep -qx 'More text.' "$M"
+# made again from the source file when the build took the post from its
+# cache (the text it read is not kept between builds)
+cp "$M" "$T/first.md"
+rm "$M"
+"$SSG" build -C "$S" -q 2>"$T/err"
+check "source: an index.md deleted by hand is made again, the same" cmp -s "$M" "$T/first.md"
 printf 'gemini_markdown_link: false\n' >>"$S/site.yaml"
 "$SSG" build -C "$S" -q 2>"$T/err"
 check "gemini_markdown_link: false: index.md removed" test ! -e "$M"

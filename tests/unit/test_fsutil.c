@@ -122,18 +122,35 @@ test_write_excl(void)
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s", at("a/b/c/index.html"));
-	OK(fs_write_excl(path, "<p>x</p>", 8) == 0, "new file in new folders");
+	OK(fs_write_excl(path, "<p>x</p>", 8, 0) == 0, "new file in new folders");
 	IS_STR(path, at("a/b/c/index.html"), "path given back whole");
 	OK(fs_read(path, &b) == 0, "read back");
 	IS_STR(b.ptr, "<p>x</p>", "its bytes");
 	buf_clear(&b);
 
 	snprintf(path, sizeof(path), "%s", at("a/b/c/rss.xml"));
-	OK(fs_write_excl(path, "<rss/>", 6) == 0, "beside it, folder there");
+	OK(fs_write_excl(path, "<rss/>", 6, 0) == 0, "beside it, folder there");
+	snprintf(path, sizeof(path), "%s", at("a/b/c/index.md"));
+	OK(fs_write_excl(path, "# x", 3, 1) == 0,
+	    "beside it, said to be there");
+	OK(fs_read(path, &b) == 0 && strcmp(b.ptr, "# x") == 0,
+	    "its bytes");
+	buf_clear(&b);
+	snprintf(path, sizeof(path), "%s", at("a/d/e/index.md"));
+	OK(fs_write_excl(path, "# y", 3, 1) == 0,
+	    "said to be there but missing: folders made");
+	OK(fs_read(path, &b) == 0 && strcmp(b.ptr, "# y") == 0,
+	    "its bytes");
+	buf_clear(&b);
+	IS_STR(path, at("a/d/e/index.md"), "path given back whole");
+	snprintf(path, sizeof(path), "%s", at("a/b/c/index.md"));
+	errno = 0;
+	OK(fs_write_excl(path, "z", 1, 1) == -1 && errno == EEXIST,
+	    "said to be there, the file too: EEXIST");
 
 	snprintf(path, sizeof(path), "%s", at("a/b/c/index.html"));
 	errno = 0;
-	OK(fs_write_excl(path, "other", 5) == -1 && errno == EEXIST,
+	OK(fs_write_excl(path, "other", 5, 0) == -1 && errno == EEXIST,
 	    "an existing file: EEXIST");
 	OK(fs_read(path, &b) == 0 && strcmp(b.ptr, "<p>x</p>") == 0,
 	    "and it is left as it was");
@@ -143,7 +160,7 @@ test_write_excl(void)
 	put("plain", "x", 1);
 	snprintf(path, sizeof(path), "%s", at("plain/index.html"));
 	errno = 0;
-	OK(fs_write_excl(path, "y", 1) == -1 && errno == ENOTDIR,
+	OK(fs_write_excl(path, "y", 1, 0) == -1 && errno == ENOTDIR,
 	    "a file in the way: ENOTDIR");
 }
 
