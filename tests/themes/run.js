@@ -450,22 +450,31 @@ async function axe(page, base) {
 	});
 }
 
-async function checkTheme(ctx, base, theme, yaml) {
-	const net = [];
+// One page per worker, kept from theme to theme: a new tab is a new
+// renderer process, which cost more than the checks of a small page.
+// Requests to any host but the test's own are recorded in page.net and
+// refused.
+async function checkPage(ctx, base) {
+	const page = await ctx.newPage();
+	page.net = [];
+	await page.addInitScript({ content: PAGE_HELPERS });
+	page.on('request', (r) => {
+		const u = r.url();
+		if (!u.startsWith(base + '/') && !u.startsWith('data:'))
+			page.net.push(u);
+	});
+	await page.route((u) => !u.href.startsWith(base + '/') && !u.href.startsWith('data:'),
+	    (route) => route.abort());
+	return page;
+}
+
+async function checkTheme(page, base, theme, yaml) {
+	const net = page.net = [];
 	const res = { axe: [], width: [], focus: [], skip: [], current: [], motion: [], dark: [], code: [], net };
 	const modes = yaml.dark === 'auto' ? ['light', 'dark'] : ['light'];
 	for (const scheme of modes) {
-		const page = await ctx.newPage();
 		await page.setViewportSize({ width: 1024, height: 800 });
 		await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-		await page.addInitScript({ content: PAGE_HELPERS });
-		page.on('request', (r) => {
-			const u = r.url();
-			if (!u.startsWith(base + '/') && !u.startsWith('data:'))
-				net.push(u);
-		});
-		await page.route((u) => !u.href.startsWith(base + '/') && !u.href.startsWith('data:'),
-		    (route) => route.abort());
 		for (const [name, rel] of PAGES) {
 			if (scheme === 'dark' && name !== 'home' && name !== 'post' && name !== 'wide')
 				continue;
@@ -539,7 +548,6 @@ async function checkTheme(ctx, base, theme, yaml) {
 				res.width.push(`${tag}: scrollWidth ${w.doc} (body ${w.body}) > 360 at a 360 px viewport`);
 			await page.setViewportSize({ width: 1024, height: 800 });
 		}
-		await page.close();
 	}
 	return res;
 }
@@ -586,12 +594,18 @@ async function main() {
 	}
 	const queue = themes.filter((t) => built[t].length === 0);
 	const worker = async () => {
+		let page = null;
 		while (queue.length) {
 			const t = queue.shift();
 			let r;
 			try {
-				r = await checkTheme(ctx, base, t, yamls[t]);
+				page = page || await checkPage(ctx, base);
+				r = await checkTheme(page, base, t, yamls[t]);
 			} catch (e) {
+				// a page in an unknown state is not reused
+				if (page)
+					await page.close().catch(() => {});
+				page = null;
 				result(t, 'browser', [String(e.message || e).split('\n')[0]]);
 				continue;
 			}
