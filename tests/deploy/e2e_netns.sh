@@ -243,60 +243,6 @@ refuse "site jail has no way out" \
 ps -o user= -p $(cat /proc/"$blogpid"/task/"$blogpid"/children) 2>/dev/null | grep -qvx root \
     && ok "nginx workers unprivileged" || bad "nginx workers run as root"
 
-# --- bench (quick), over a release of 1,000 pages ----------------------
-mkdir -p src-1k
-echo '<h1>index</h1>' > src-1k/index.html
-i=1
-while [ $i -le 1000 ]; do
-	mkdir -p "src-1k/p/$i"
-	echo "<h1>page $i</h1>" > "src-1k/p/$i/index.html"
-	i=$((i + 1))
-done
-sed "s|source: $work/src-docs|source: $work/src-1k|" deploy.yaml > k1.yaml
-"$DEPLOY" push -c k1.yaml docs > push.out 2>&1 || { bad "push 1,000 pages"; cat push.out; }
-if "$DEPLOY" bench --quick --out "$work/bench" docs > bench.out 2>&1; then
-	ok "bench --quick"
-else
-	bad "bench"; cat bench.out
-fi
-runs=$(grep -c '"site": "docs"' bench.json 2>/dev/null)
-[ "$runs" = 6 ] && ok "bench JSON: 6 runs" || bad "bench JSON runs: $runs"
-check "bench JSON: wrk went round the 1,001 pages" grep -q '"pages": 1001,' bench.json
-if grep '"path": "proxy-https"\|"path": "direct-http"' bench.json | grep -q '"errors": [1-9]'; then
-	bad "bench errors"; cat bench.json
-else
-	ok "bench: no errors through the proxy or straight at the jail"
-fi
-# Every page was asked for: the site's access log (flushed within 5 s).
-alog=$work/state/sites/docs/logs/access.log
-i=0
-while [ $i -lt 80 ]; do
-	n=$(grep -o 'GET /p/[0-9]*/ ' "$alog" 2>/dev/null | sort -u | wc -l)
-	[ "$n" -ge 1000 ] && break
-	sleep 0.1; i=$((i + 1))
-done
-[ "$n" -ge 1000 ] && ok "bench asked for every page ($n of 1000)" || bad "bench asked for $n of 1000 pages"
-check "bench JSON: the site's CPU per request" grep -q '"path": "direct-http".*"site_cpu_us_per_request": [0-9]' bench.json
-check "bench JSON: the proxy's CPU per request" grep -q '"path": "proxy-https".*"proxy_cpu_us_per_request": [0-9]' bench.json
-check "bench JSON: the stock nginx beside each direct run" grep -q '"path": "direct-http".*"stock_requests_per_s": [0-9].*"stock_site_cpu_us_per_request": [0-9].*"tuned_over_stock"' bench.json
-check "bench table: CPU per request and the stock ratio" grep -q 'µs/req' bench.out
-check "bench SVG: legend and groups" sh -c "grep -q 'HTTPS through the proxy' bench.svg && grep -q 'docs, 50 connections' bench.svg && grep -q 'stock nginx' bench.svg"
-# The chart as a reader sees it: rendered by a browser.
-if [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || DEB=chromium sh "$top/tests/deps.sh" >/dev/null 2>&1; then
-	"${CHROMIUM:-/usr/bin/chromium}" --headless --no-sandbox --disable-gpu \
-	    --screenshot="$work/bench.png" --window-size=800,700 \
-	    "file://$work/bench.svg" > chromium.out 2>&1
-	check "bench SVG renders in chromium" python3 -c "
-import struct, sys
-b = open('$work/bench.png', 'rb').read()
-w, h = struct.unpack('>II', b[16:24])
-sys.exit(0 if b[:8] == b'\\x89PNG\\r\\n\\x1a\\n' and w == 800 and len(b) > 8000 else 1)"
-else
-	bad "bench SVG: no chromium to render it"
-fi
-"$DEPLOY" bench --quick --out "$work/bench2" --compare bench.json docs > bench2.out 2>&1
-check "bench --compare shows the change" grep -q '"before_requests_per_s"' bench2.json
-
 # --- the nginx proxy, TLS from files ----------------------------------
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
     -days 2 -subj /CN=www.blog.test -keyout key.pem -out cert.pem \
@@ -354,6 +300,62 @@ refuse "logs of an unknown site fails" "$DEPLOY" logs nosuch
 check "status shows the current release" grep -q "current $r2blog" status.out
 check "status shows the last push" grep -q "last push: .* rollback ok $r2blog" status.out
 check "status shows certificate expiry" grep -q "certificate expires" status.out
+# --- bench (quick), over a release of 1,000 pages ----------------------
+# (last before destroy: it takes most of the test's time, which faults
+# caught by the checks above then do not wait for under make mutate)
+mkdir -p src-1k
+echo '<h1>index</h1>' > src-1k/index.html
+i=1
+while [ $i -le 1000 ]; do
+	mkdir -p "src-1k/p/$i"
+	echo "<h1>page $i</h1>" > "src-1k/p/$i/index.html"
+	i=$((i + 1))
+done
+sed "s|source: $work/src-docs|source: $work/src-1k|" deploy.yaml > k1.yaml
+"$DEPLOY" push -c k1.yaml docs > push.out 2>&1 || { bad "push 1,000 pages"; cat push.out; }
+if "$DEPLOY" bench --quick --out "$work/bench" docs > bench.out 2>&1; then
+	ok "bench --quick"
+else
+	bad "bench"; cat bench.out
+fi
+runs=$(grep -c '"site": "docs"' bench.json 2>/dev/null)
+[ "$runs" = 6 ] && ok "bench JSON: 6 runs" || bad "bench JSON runs: $runs"
+check "bench JSON: wrk went round the 1,001 pages" grep -q '"pages": 1001,' bench.json
+if grep '"path": "proxy-https"\|"path": "direct-http"' bench.json | grep -q '"errors": [1-9]'; then
+	bad "bench errors"; cat bench.json
+else
+	ok "bench: no errors through the proxy or straight at the jail"
+fi
+# Every page was asked for: the site's access log (flushed within 5 s).
+alog=$work/state/sites/docs/logs/access.log
+i=0
+while [ $i -lt 80 ]; do
+	n=$(grep -o 'GET /p/[0-9]*/ ' "$alog" 2>/dev/null | sort -u | wc -l)
+	[ "$n" -ge 1000 ] && break
+	sleep 0.1; i=$((i + 1))
+done
+[ "$n" -ge 1000 ] && ok "bench asked for every page ($n of 1000)" || bad "bench asked for $n of 1000 pages"
+check "bench JSON: the site's CPU per request" grep -q '"path": "direct-http".*"site_cpu_us_per_request": [0-9]' bench.json
+check "bench JSON: the proxy's CPU per request" grep -q '"path": "proxy-https".*"proxy_cpu_us_per_request": [0-9]' bench.json
+check "bench JSON: the stock nginx beside each direct run" grep -q '"path": "direct-http".*"stock_requests_per_s": [0-9].*"stock_site_cpu_us_per_request": [0-9].*"tuned_over_stock"' bench.json
+check "bench table: CPU per request and the stock ratio" grep -q 'µs/req' bench.out
+check "bench SVG: legend and groups" sh -c "grep -q 'HTTPS through the proxy' bench.svg && grep -q 'docs, 50 connections' bench.svg && grep -q 'stock nginx' bench.svg"
+# The chart as a reader sees it: rendered by a browser.
+if [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || DEB=chromium sh "$top/tests/deps.sh" >/dev/null 2>&1; then
+	"${CHROMIUM:-/usr/bin/chromium}" --headless --no-sandbox --disable-gpu \
+	    --screenshot="$work/bench.png" --window-size=800,700 \
+	    "file://$work/bench.svg" > chromium.out 2>&1
+	check "bench SVG renders in chromium" python3 -c "
+import struct, sys
+b = open('$work/bench.png', 'rb').read()
+w, h = struct.unpack('>II', b[16:24])
+sys.exit(0 if b[:8] == b'\\x89PNG\\r\\n\\x1a\\n' and w == 800 and len(b) > 8000 else 1)"
+else
+	bad "bench SVG: no chromium to render it"
+fi
+"$DEPLOY" bench --quick --out "$work/bench2" --compare bench.json docs > bench2.out 2>&1
+check "bench --compare shows the change" grep -q '"before_requests_per_s"' bench2.json
+
 "$DEPLOY" destroy docs < /dev/null > /dev/null 2>&1
 check "destroy without -f and no answer keeps the site" test -e "/run/netns/$name-docs"
 check "destroy docs -f" "$DEPLOY" destroy -f docs
