@@ -19,7 +19,17 @@ SPEC=${MUSTACHE_SPEC:-$(pwd)/../shared/spec/mustache}
 PASSED=0
 FAILED=0
 LOG=$(mktemp)
-trap 'rm -f "$LOG"' EXIT
+# The tests, and ssg's highlighter, run the system's python3, for which
+# the packages install python3-pygments, and not a version manager's shim
+# earlier in PATH: a shim is a shell script that cost half a CPU-second
+# a start, and its Python may bring another Pygments.
+PYBIN=$(mktemp -d)
+trap 'rm -rf "$LOG" "$PYBIN"' EXIT
+if [ -x /usr/bin/python3 ]; then
+	ln -s /usr/bin/python3 "$PYBIN/python3"
+	PATH=$PYBIN:$PATH
+	export PATH
+fi
 
 run() {
 	name=$1
@@ -60,7 +70,7 @@ run mutate/lint python3 tests/mutate/run.py --lint
 MLOG=$(mktemp)
 DLOG=$(mktemp)
 READY=$(mktemp -u)
-trap 'kill "$mpid" "$dpid" 2>/dev/null; rm -f "$LOG" "$MLOG" "$DLOG" "$READY"' EXIT
+trap 'kill "$mpid" "$dpid" 2>/dev/null; rm -rf "$LOG" "$MLOG" "$DLOG" "$READY" "$PYBIN"' EXIT
 mstart=$(date +%s)
 python3 tests/mutate/run.py --ready "$READY" >"$MLOG" 2>&1 &
 mpid=$!

@@ -166,7 +166,9 @@ check "the warning names a file, line and the language" grep -q "posts/2025-01-0
 check "one warning for otherlang" test "$(grep -c "'otherlang'" "$T/err")" -eq 1
 check "no other warnings" test "$(grep -c warning "$T/err")" -eq 2
 check "the helper started" test "$(starts)" -ge 1
-check "verbose: blocks counted" grep -q "^code blocks: 28 with a language, 1 from the cache, 4 plain; highlighter started [12] times" "$T/out"
+# The third 'nosuchlang' block, and the second when two threads ask at
+# once, finds the language already known as unknown: 0 to 2 from the cache.
+check "verbose: blocks counted" grep -q "^code blocks: 28 with a language, [0-2] from the cache, 4 plain; highlighter started [12] times" "$T/out"
 check "the cache is written" test -s "$S/.ssg-cache/highlight.bin"
 
 # the same build again, and full builds with the cache: same pages, no
