@@ -3,17 +3,25 @@
 # the totals as "N passed, N failed". Exit status 1 if anything failed.
 cd "$(dirname "$0")/.." || exit 1
 # Scratch files (every mktemp, the mutation trees, the test sites) go to a
-# tmpfs of the run's own, in a mount namespace of its own: on a disk with
-# online discard, making and deleting the suite's many small trees took
-# more system time than the tests' own work. The tmpfs, and any mount a
-# failed test leaves, go away with the run.
-if [ -z "$TESTS_OWN_TMP" ] && [ "$(id -u)" -eq 0 ] &&
+# tmpfs of the run's own (TMPDIR), mounted in a mount namespace of its own:
+# on a disk with online discard, making and deleting the suite's many
+# small trees took more system time than the tests' own work. The tmpfs,
+# and any mount a failed test leaves, go away with the run.
+if [ -z "${TESTS_OWN_TMP:-}" ] && [ "$(id -u)" -eq 0 ] &&
     unshare --mount true 2>/dev/null; then
-	export TESTS_OWN_TMP=1
-	exec unshare --mount --propagation private sh -c '
-	    mount -t tmpfs -o mode=1777 tests-tmp /tmp ||
-		echo "tests: scratch files stay in /tmp on disk" >&2
+	TESTS_OWN_TMP=$(mktemp -d "${TMPDIR:-/tmp}/ssg-tests.XXXXXX") || exit 1
+	export TESTS_OWN_TMP
+	unshare --mount --propagation private sh -c '
+	    if mount -t tmpfs -o mode=1777 ssg-tests "$TESTS_OWN_TMP"; then
+		TMPDIR=$TESTS_OWN_TMP
+		export TMPDIR
+	    else
+		echo "tests: scratch files stay on disk" >&2
+	    fi
 	    exec sh tests/run.sh "$@"' sh "$@"
+	rc=$?
+	rmdir "$TESTS_OWN_TMP"
+	exit $rc
 fi
 SPEC=${MUSTACHE_SPEC:-$(pwd)/../shared/spec/mustache}
 PASSED=0

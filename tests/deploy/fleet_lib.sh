@@ -12,7 +12,7 @@ fleet_names() {
 	id=$(( $$ % 100000 ))
 	. "$top/tests/deploy/lib.sh"
 	oct=$(free_octet 3 10.233 10.234)
-	work=$(mktemp -d /tmp/deploy-fleet.XXXXXX)
+	work=$(mktemp -d "${TMPDIR:-/tmp}/deploy-fleet.XXXXXX")
 	chmod 755 "$work"
 	hosts=${1:-1 2 3}
 	SSHD=$(command -v sshd || echo /usr/sbin/sshd)

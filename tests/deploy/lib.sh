@@ -46,7 +46,7 @@ netns_names() {
 	subnet=$net.0/24
 	https_port=$(( $3 + $$ % 15000 ))
 	http_port=$(( https_port + 1 ))
-	work=$(mktemp -d "/tmp/deploy-$1.XXXXXX")
+	work=$(mktemp -d "${TMPDIR:-/tmp}/deploy-$1.XXXXXX")
 	chmod 755 "$work"
 	table=deploy_$(echo "$name" | tr - _)
 }

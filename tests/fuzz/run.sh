@@ -10,7 +10,7 @@ secs=${1:-60}
 targets=${*:-"post template siteyaml bssgconf deployyaml agent bssgframe gemtext"}
 pass=0
 fail=0
-work=$(mktemp -d /tmp/fuzz-run.XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/fuzz-run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p tests/fuzz/crashes
 # The targets, built or brought up to date (nothing to do when they are).

@@ -8,7 +8,7 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 SPEC=${MUSTACHE_SPEC:-$(cd "$top/.." && pwd)/shared/spec/mustache}
-work=$(mktemp -d /tmp/sanitize.XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/sanitize.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 pass=0
 fail=0

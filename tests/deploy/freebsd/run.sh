@@ -20,7 +20,7 @@ fbplan=$here/fbplan
 [ -x "$fbplan" ] && [ -x "$top/tests/unit/test_freebsd" ] || {
 	echo "build first: make tests/deploy/freebsd/fbplan tests/unit/test_freebsd"
 	echo "0 passed, 1 failed"; exit 1; }
-T=$(mktemp -d /tmp/deploy-fbtest-run.XXXXXX)
+T=$(mktemp -d "${TMPDIR:-/tmp}/deploy-fbtest-run.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
 # Parsers, pf.conf shape, sh quoting (C unit test).

@@ -6,7 +6,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 DRV=${1:-$here/drv}
 [ -x "$DRV" ] || { echo "no test driver $DRV (make tests/deploy/release/drv)"; echo "0 passed, 1 failed"; exit 1; }
-W=$(mktemp -d /tmp/release-e2e.XXXXXX)
+W=$(mktemp -d "${TMPDIR:-/tmp}/release-e2e.XXXXXX")
 SSHD_PID=
 cleanup() {
 	if [ -n "$SSHD_PID" ]; then
