@@ -66,11 +66,33 @@ health_entry(const struct spec *s, int to, char addr[16], int *port)
 	return -1;
 }
 
+/* A curl handle for url, with host:port resolved to addr (the proxy's
+ * forwarded port, whatever DNS says); NULL on failure, in err. */
+static CURL *
+resolved(const char *url, const char *host, int port, const char *addr,
+    struct curl_slist **res, struct buf *err)
+{
+	char resolve[300];
+	CURL *c;
+
+	snprintf(resolve, sizeof(resolve), "%s:%d:%s", host, port, addr);
+	*res = curl_slist_append(NULL, resolve);
+	if ((c = curl_easy_init()) == NULL) {
+		curl_slist_free_all(*res);
+		*res = NULL;
+		buf_adds(err, "curl_easy_init failed");
+		return NULL;
+	}
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_RESOLVE, *res);
+	return c;
+}
+
 int
 health_serial(const struct spec *s, const char *host, char *serial,
     size_t size, struct buf *err)
 {
-	char url[512], resolve[300], addr[16];
+	char url[512], addr[16];
 	struct curl_slist *res = NULL, *l;
 	struct curl_certinfo *ci = NULL;
 	CURL *c;
@@ -85,15 +107,8 @@ health_serial(const struct spec *s, const char *host, char *serial,
 		return -1;
 	}
 	snprintf(url, sizeof(url), "https://%s:%d/", host, port);
-	snprintf(resolve, sizeof(resolve), "%s:%d:%s", host, port, addr);
-	res = curl_slist_append(res, resolve);
-	if ((c = curl_easy_init()) == NULL) {
-		curl_slist_free_all(res);
-		buf_adds(err, "curl_easy_init failed");
+	if ((c = resolved(url, host, port, addr, &res, err)) == NULL)
 		return -1;
-	}
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_RESOLVE, res);
 	/* The handshake only: whatever is served, verified or not. */
 	curl_easy_setopt(c, CURLOPT_CONNECT_ONLY, 1L);
 	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
@@ -128,22 +143,15 @@ fetch(const struct health_opts *o, const struct buf *pem, const char *host,
     struct buf *location, struct reply *r, time_t *expiry, char *issuer,
     struct buf *err)
 {
-	char url[512], resolve[300];
+	char url[512];
 	struct curl_slist *res = NULL;
 	CURL *c;
 	CURLcode cc;
 	char *loc = NULL;
 
 	snprintf(url, sizeof(url), "https://%s:%d%s", host, port, path);
-	snprintf(resolve, sizeof(resolve), "%s:%d:%s", host, port, addr);
-	res = curl_slist_append(res, resolve);
-	if ((c = curl_easy_init()) == NULL) {
-		curl_slist_free_all(res);
-		buf_adds(err, "curl_easy_init failed");
+	if ((c = resolved(url, host, port, addr, &res, err)) == NULL)
 		return -1;
-	}
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_RESOLVE, res);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https");
 	if (pem->len > 0) {
 		/* beside the system store, which CAINFO would replace */
