@@ -23,11 +23,17 @@
 #include "spec.h"
 #include "cmd_int.h"
 
+/* deploy runs on the linux-netns host itself, not as its controller. */
+static int
+on_host(const struct spec *h)
+{
+	return h->platform == PLATFORM_LINUX_NETNS && h->host == HOST_LOCAL;
+}
+
 int
 dc_acme_here(const struct spec *h)
 {
-	return acme_hosted(h) && h->platform == PLATFORM_LINUX_NETNS &&
-	    h->host == HOST_LOCAL;
+	return acme_hosted(h) && on_host(h);
 }
 
 void
@@ -344,23 +350,22 @@ cmd_renew(int argc, char **argv)
 	struct opts o;
 	struct diag *d;
 	struct spec *full, *h;
-	int rc = 1;
+	int rc = 1, caddy;
 
 	PARSE("renew", 1, "DH");
 	d = diag_new();
 	if ((full = dc_load(&o, d, 0)) == NULL)
 		return dc_report(d, 1);
 	h = dc_host(full, &o);
+	caddy = h->proxy.kind == PROXY_CADDY && h->proxy.tls == TLS_ACME;
 	if (o.npos && spec_site(h, o.pos[0]) == NULL)
 		diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
-	else if (h->proxy.kind == PROXY_CADDY && h->proxy.tls == TLS_ACME &&
-	    o.due)
+	else if (caddy && o.due)
 		diag_error(d, o.file, 0, "renew --due: Caddy renews its "
 		    "certificates itself when they are due");
-	else if (h->proxy.kind == PROXY_CADDY && h->proxy.tls == TLS_ACME &&
-	    (h->platform != PLATFORM_LINUX_NETNS || h->host != HOST_LOCAL))
+	else if (caddy && !on_host(h))
 		diag_error(d, o.file, 0, "renew: runs on the host itself");
-	else if (h->proxy.kind == PROXY_CADDY && h->proxy.tls == TLS_ACME) {
+	else if (caddy) {
 		if (caddy_renew(h, o.npos ? o.pos[0] : NULL, d) == 0)
 			rc = 0;
 	} else if (!acme_hosted(h))
