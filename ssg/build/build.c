@@ -271,9 +271,12 @@ render_one(size_t i, void *arg)
 	if (render_page(b->render, j, &out, &err) == -1) {
 		diag_error(b->d, j->out_path, 0, "%s", err.ptr);
 		b->failed = 1;
-	} else if (b->fresh ? output_create(b->out_dir, j->out_path, out.ptr,
-	    out.len, j->kind == PAGE_SOURCE, b->d) : output_write(b->out_dir, j->out_path, out.ptr,
-	    out.len, &changed, b->d))
+	} else if (b->fresh ?
+	    /* a Markdown source goes into the folder its page made */
+	    output_create(b->out_dir, j->out_path, out.ptr, out.len,
+	    j->kind == PAGE_SOURCE, b->d) :
+	    output_write(b->out_dir, j->out_path, out.ptr, out.len, &changed,
+	    b->d))
 		b->failed = 1;
 	else {
 		siblings(b, j->out_path, out.ptr, out.len, changed);
