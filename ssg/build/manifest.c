@@ -136,18 +136,6 @@ find(struct manifest *m, const char *rel)
 	return NULL;
 }
 
-/* 16 lowercase hex digits of v, as "%016" PRIx64 writes them (by hand:
- * printf per line was most of the cost of a list of 30,000 files). */
-static void
-put_hex(char *out, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	int i;
-
-	for (i = 15; i >= 0; i--, v >>= 4)
-		out[i] = digits[v & 15];
-}
-
 /* The value of 16 hex digits at s, or -1 if one is not. */
 static int
 get_hex(const char *s, uint64_t *v)
@@ -241,9 +229,9 @@ manifest_save(struct manifest *m, const char *path)
 	for (i = 0; i < m->n; i++) {
 		char num[34];
 
-		put_hex(num, m->e[i].fp);
+		hash_hex(m->e[i].fp, num);
 		num[16] = ' ';
-		put_hex(num + 17, m->e[i].base);
+		hash_hex(m->e[i].base, num + 17);
 		num[33] = ' ';
 		buf_add(&b, num, sizeof(num));
 		buf_adds(&b, m->e[i].path);
