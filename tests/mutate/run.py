@@ -11,7 +11,7 @@ missed, any fault that no longer applies, and any that does not build.
 
 usage: run.py [--lint] [--only TEXT] [--keep] [--ready FILE]
   --lint       only check that every fault's text is found exactly once
-  --only TEXT  run the faults whose title or file contains TEXT
+  --only TEXT  run the faults whose title, file or tests contain TEXT
   --ready FILE create FILE once the scratch trees are copied, so that
                other tests may then write into the tree (tests/run.sh)
 Ends with "N passed, N failed" (one per fault).
@@ -59,13 +59,13 @@ COST = {"deploy/e2e": 90, "deploy/fleet": 60, "deploy/gemini": 40, "diffinc": 30
 
 
 def cost(f):
-    first = f["tests"][0]
+    first = f["tests"][0].partition(":")[0]
     return COST.get(first, 3 if first.startswith("unit/") else 10)
 
 
 def build_targets(f):
     targets = ["all"]
-    for t in f["tests"]:
+    for t in (t.partition(":")[0] for t in f["tests"]):
         if t.startswith("unit/"):
             targets.append("tests/unit/test_" + t[5:])
         targets += PROGRAMS.get(t, [])
@@ -127,10 +127,12 @@ def occurrences(tree, fa):
         return -1
 
 
-def run(cmd, cwd, log, tree=0):
+def run(cmd, cwd, log, tree=0, parts=""):
     # A fault is caught by the first failure: the tests may stop there.
-    # MUTATE_TREE keeps two trees' deploy tests on different subnets.
-    env = dict(os.environ, MUTATE_FAIL_FAST="1", MUTATE_TREE=str(tree))
+    # MUTATE_TREE keeps two trees' deploy tests on different subnets;
+    # TEST_PARTS, from "test:part", runs only that part of a long test.
+    env = dict(os.environ, MUTATE_FAIL_FAST="1", MUTATE_TREE=str(tree),
+               TEST_PARTS=parts)
     try:
         p = subprocess.run(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
                            timeout=TIMEOUT, env=env)
@@ -166,7 +168,8 @@ def try_fault(f, tree, n, log_path, lock):
         else:
             outcome = "missed"
             for t in f["tests"]:
-                if run(test_command(t), tree, log, n) != 0:
+                name, _, parts = t.partition(":")
+                if run(test_command(name), tree, log, n, parts) != 0:
                     outcome = "caught by " + t
                     break
     with open(path, "w") as fp:
@@ -189,7 +192,7 @@ def main():
     faults = load(os.path.join(HERE, "faults.txt"))
     if a.only:
         faults = [f for f in faults if a.only in f["title"] or
-                  a.only in f["file"]]
+                  a.only in f["file"] or a.only in " ".join(f["tests"])]
 
     stale = [f for f in faults if occurrences(TOP, f) != 1]
     for f in stale:
