@@ -191,11 +191,18 @@ if part views; then
 	[ $rc -eq 0 ] && [ $n -eq 3 ] && grep -q "^health on 3 hosts: 3 ok, 0 failed" he.out &&
 	    ok "health: every host checked through its own proxy, under its name" ||
 	    { bad "health per host (rc $rc)"; cat he.out; }
-	D logs -c fleet.yaml blog > logs.out 2>&1; rc=$?
-	n=0
-	for h in $hosts; do
-		section "h$h" logs.out | grep -q "^==> $work/h$h/" &&
-		    section "h$h" logs.out | grep -q "GET /.well-known/release" && n=$((n + 1))
+	# nginx writes its access log at least every 5 s (flush=5s).
+	tries=0
+	while :; do
+		D logs -c fleet.yaml blog > logs.out 2>&1; rc=$?
+		n=0
+		for h in $hosts; do
+			section "h$h" logs.out | grep -q "^==> $work/h$h/" &&
+			    section "h$h" logs.out | grep -q "GET /.well-known/release" && n=$((n + 1))
+		done
+		tries=$((tries + 1))
+		[ $n -lt 3 ] && [ $tries -lt 8 ] || break
+		sleep 1
 	done
 	[ $rc -eq 0 ] && [ $n -eq 3 ] && ok "logs: each host's own access log, under its name" ||
 	    { bad "logs per host (rc $rc)"; cat logs.out; }

@@ -87,10 +87,12 @@ fleet_host() {
 	ip netns exec "$ns" ip link set lo up
 	ip netns exec "$ns" ip addr add "$ip/24" dev eth0
 	ip netns exec "$ns" ip link set eth0 up
-	# The host's mount namespace, held by one process.
+	# The host's mount namespace, held by one process; like a fresh host,
+	# without this machine's shell startup files (bare_login.sh).
 	nsenter --net="/run/netns/$ns" unshare -m --propagation private sh -c \
 	    'mount -t tmpfs -o mode=755 tmpfs /run/netns &&
-	    umount -l /sys && mount -t sysfs sysfs /sys && exec sleep 100000' &
+	    umount -l /sys && mount -t sysfs sysfs /sys &&
+	    exec sh "$0" sleep 100000' "$top/tests/deploy/bare_login.sh" &
 	echo $! > "$d/holder.pid"
 	i=0
 	while [ "$(cat "/proc/$(cat "$d/holder.pid")/comm" 2>/dev/null)" != sleep ] &&
