@@ -608,6 +608,12 @@ site_script(const struct spec *s, const struct spec_site *site,
 	return walk_pages;
 }
 
+int
+bench_seconds(const struct bench_opts *o)
+{
+	return o->seconds > 0 ? o->seconds : o->quick ? 3 : 5;
+}
+
 /* The paths of one site's bench, in the order they run. */
 static const char *const paths[] = { "proxy-https", "proxy-http",
     "direct-http" };
@@ -680,7 +686,7 @@ bench_site(struct driver *drv, const struct spec_site *site,
 			buf_clear(&url);
 			r.script = script.ptr;
 			r.conns = conns[c];
-			r.seconds = o->quick ? 3 : 5;
+			r.seconds = bench_seconds(o);
 			r.hosts_file = hosts.ptr;
 			if (k == 0)
 				buf_printf(&url, "https://%s:%d/",
@@ -780,6 +786,7 @@ bench_run(struct driver *drv, const char *site, const struct bench_opts *o,
 		diag_error(d, dir, 0, "mkdtemp: %s", strerror(errno));
 		return -1;
 	}
+	r->seconds = bench_seconds(o);
 	for (i = 0; i < s->nsites; i++) {
 		if (site != NULL && strcmp(site, s->sites[i].name) != 0)
 			continue;

@@ -12,7 +12,8 @@
  * with the redirect) and straight at the site jail (from inside the proxy
  * jail, the only place a site answers). wrk goes round every HTML page of
  * the current release and asks for gzip, as browsers do. 10, 50 and 100 connections, 3 runs of 5 s each,
- * the median shown with the spread (--quick: 10 and 50, one run of 3 s).
+ * the median shown with the spread (--quick: 10 and 50, one run of 3 s;
+ * --seconds sets a run's length).
  * A run that does not end 20 s after its time is killed.
  *
  * Around each run the CPU time of the proxy's and the site's servers is
@@ -26,9 +27,12 @@
  * for the length of the bench, and is removed after.
  */
 #define BENCH_MAX_RUNS	3
+/* --seconds: a longer run is a soak test, not this bench. */
+#define BENCH_MAX_SECONDS	600
 
 struct bench_opts {
 	int		 quick;
+	int		 seconds;	/* each run's length; 0: 5, or 3 quick */
 	int		 proxy_only;	/* one run, 50 connections, HTTPS */
 	const char	*compare;	/* JSON of an earlier run, or NULL */
 };
@@ -54,10 +58,14 @@ struct bench_row {
 	double		 before_site_us, before_proxy_us;
 };
 
+/* How long each wrk run lasts, in seconds. */
+int	bench_seconds(const struct bench_opts *o);
+
 struct bench_result {
 	struct bench_row *rows;
 	size_t		 n;
 	size_t		 pages;		/* the pages wrk went round */
+	int		 seconds;	/* each run's length */
 };
 
 /*

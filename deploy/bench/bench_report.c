@@ -59,7 +59,7 @@ bench_read(struct bench_result *r, const char *text)
 int
 bench_compare(struct bench_result *r, const char *path, struct diag *d)
 {
-	struct bench_result old = { NULL, 0, 0 };
+	struct bench_result old = { NULL, 0, 0, 0 };
 	struct buf text = BUF_INIT;
 	size_t i, j;
 
@@ -192,8 +192,8 @@ bench_json(const struct bench_result *r, struct buf *out)
 
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	buf_printf(out, "{\"date\": \"%s\", \"pages\": %zu, \"runs\": [\n",
-	    when, r->pages);
+	buf_printf(out, "{\"date\": \"%s\", \"pages\": %zu, \"seconds\": %d, "
+	    "\"runs\": [\n", when, r->pages, r->seconds);
 	for (i = 0; i < r->n; i++) {
 		const struct bench_row *w = &r->rows[i];
 

@@ -22,6 +22,7 @@ struct opts {
 	const char	*file;
 	int		 force;
 	int		 quick;
+	int		 seconds;	/* bench: each run's length, 0 default */
 	int		 proxy_only;	/* bench: through the proxy only */
 	int		 json;
 	const char	*expect;

@@ -69,7 +69,18 @@ dc_parse_opts(const char *cmd, int argc, char **argv, struct opts *o, int maxpos
 			o->force = 1;
 		else if (strchr(allowed, 'q') && strcmp(a, "--quick") == 0)
 			o->quick = 1;
-		else if (strchr(allowed, 'x') && strcmp(a, "--proxy-only") == 0)
+		else if (strchr(allowed, 's') && strcmp(a, "--seconds") == 0 &&
+		    i + 1 < argc) {
+			char *end;
+			long n = strtol(argv[++i], &end, 10);
+
+			if (*end != '\0' || n < 1 || n > BENCH_MAX_SECONDS) {
+				fprintf(stderr, "deploy %s: --seconds takes "
+				    "1 to %d\n", cmd, BENCH_MAX_SECONDS);
+				return -1;
+			}
+			o->seconds = (int)n;
+		} else if (strchr(allowed, 'x') && strcmp(a, "--proxy-only") == 0)
 			o->proxy_only = 1;
 		else if (strchr(allowed, 'j') && strcmp(a, "--json") == 0)
 			o->json = 1;
@@ -507,8 +518,10 @@ got_total(struct fleet_member *m, void *arg)
 static int
 bench_fleet(const struct opts *o, const struct spec *s, struct diag *d)
 {
-	const char *args[8], *targs[6];
-	struct total each = { { NULL, 0, 0 }, NULL };
+	const char *args[10], *targs[8];
+	struct bench_opts bo = { o->quick, o->seconds, 0, NULL };
+	char secs[16];
+	struct total each = { { NULL, 0, 0, 0 }, NULL };
 	struct buf out = BUF_INIT;
 	double sum = 0, worst = 0;
 	long errors = 0;
@@ -524,13 +537,18 @@ bench_fleet(const struct opts *o, const struct spec *s, struct diag *d)
 		args[n++] = "--proxy-only";
 	if (o->quick)
 		args[n++] = targs[t++] = "--quick";
+	if (o->seconds) {
+		snprintf(secs, sizeof(secs), "%d", o->seconds);
+		args[n++] = targs[t++] = "--seconds";
+		args[n++] = targs[t++] = secs;
+	}
 	if (o->npos)
 		args[n++] = targs[t++] = o->pos[0];
 	args[n] = targs[t] = NULL;
 	rc = dc_on_hosts_with("bench", o, s, o->npos ? o->pos[0] : NULL, args,
 	    1, NULL, NULL, d);
 	printf("\nevery host at once, through its proxy over HTTPS "
-	    "(50 connections each, %d s):\n", o->quick ? 3 : 5);
+	    "(50 connections each, %d s):\n", bench_seconds(&bo));
 	if (dc_on_hosts_with("bench", o, s, o->npos ? o->pos[0] : NULL, targs,
 	    64, got_total, &each, d) != 0)
 		rc = 1;
@@ -563,11 +581,11 @@ cmd_bench(int argc, char **argv)
 	struct spec *s, *full;
 	struct driver *drv = NULL;
 	struct bench_opts bo;
-	struct bench_result r = { NULL, 0, 0 };
+	struct bench_result r = { NULL, 0, 0, 0 };
 	struct buf b = BUF_INIT, path = BUF_INIT;
 	int rc = 1;
 
-	PARSE("bench", 1, "qopjxHMki");
+	PARSE("bench", 1, "qsopjxHMki");
 	d = diag_new();
 	if ((full = dc_load(&o, d, 0)) == NULL)
 		return dc_report(d, 1);
@@ -587,6 +605,7 @@ cmd_bench(int argc, char **argv)
 	if ((drv = driver_open(s, d)) == NULL)
 		goto out;
 	bo.quick = o.quick;
+	bo.seconds = o.seconds;
 	bo.proxy_only = o.proxy_only;
 	bo.compare = o.compare;
 	if (bench_run(drv, o.npos ? o.pos[0] : NULL, &bo, &r, d) == -1 &&
@@ -679,12 +698,13 @@ static const struct cmd cmds[] = {
 	  "agent --spec FILE --host NAME COMMAND [ARGS]",
 	  "Host side of push, and of plan, apply, destroy, status and logs "
 	  "on a fleet (started by deploy itself, locally or over ssh)." },
-	{ "bench", cmd_bench, "bench [-c FILE] [--quick] [--proxy-only] "
+	{ "bench", cmd_bench, "bench [-c FILE] [--quick] [--seconds N] "
+	  "[--proxy-only] "
 	  "[--out NAME] [--json] [--compare OLD.json] [--host NAME] "
 	  "[--known-hosts F] [--identity F] [SITE]",
 	  "wrk through the proxy and straight at the site jail, and at an "
 	  "nginx with the distribution's stock settings serving the same "
-	  "release for comparison; writes NAME.json and NAME.svg (NAME: "
+	  "release for comparison (each run 5 s, --quick 3, --seconds N); writes NAME.json and NAME.svg (NAME: "
 	  "bench; --json prints the JSON instead). On a fleet, each host in "
 	  "turn (NAME-HOST.json on that host), then every host at once "
 	  "through its proxy, and the total." },

@@ -313,7 +313,7 @@ while [ $i -le 1000 ]; do
 done
 sed "s|source: $work/src-docs|source: $work/src-1k|" deploy.yaml > k1.yaml
 "$DEPLOY" push -c k1.yaml docs > push.out 2>&1 || { bad "push 1,000 pages"; cat push.out; }
-if "$DEPLOY" bench --quick --out "$work/bench" docs > bench.out 2>&1; then
+if "$DEPLOY" bench --quick --seconds 1 --out "$work/bench" docs > bench.out 2>&1; then
 	ok "bench --quick"
 else
 	bad "bench"; cat bench.out
@@ -321,6 +321,7 @@ fi
 runs=$(grep -c '"site": "docs"' bench.json 2>/dev/null)
 [ "$runs" = 6 ] && ok "bench JSON: 6 runs" || bad "bench JSON runs: $runs"
 check "bench JSON: wrk went round the 1,001 pages" grep -q '"pages": 1001,' bench.json
+check "bench JSON: runs of the --seconds asked for" grep -q '"seconds": 1,' bench.json
 if grep '"path": "proxy-https"\|"path": "direct-http"' bench.json | grep -q '"errors": [1-9]'; then
 	bad "bench errors"; cat bench.json
 else
@@ -353,7 +354,7 @@ sys.exit(0 if b[:8] == b'\\x89PNG\\r\\n\\x1a\\n' and w == 800 and len(b) > 8000 
 else
 	bad "bench SVG: no chromium to render it"
 fi
-"$DEPLOY" bench --quick --out "$work/bench2" --compare bench.json docs > bench2.out 2>&1
+"$DEPLOY" bench --quick --seconds 1 --out "$work/bench2" --compare bench.json docs > bench2.out 2>&1
 check "bench --compare shows the change" grep -q '"before_requests_per_s"' bench2.json
 
 "$DEPLOY" destroy docs < /dev/null > /dev/null 2>&1
