@@ -152,17 +152,26 @@ fetch() {	# fetch HOST PATH [curl options]
 }
 
 # renew_under_load KIND [MAX]: deploy renew blog while wrk loads
-# https://www.blog.test/ over 8 keep-alive connections for 8 s. Every
-# request must be answered 2xx, without timeouts; socket errors (a
-# connection closed or a handshake refused) at most MAX, 0 unless given.
+# https://www.blog.test/ over 8 keep-alive connections, from a second
+# before the renewal until a second after it: the proxy's reload, at its
+# end, is under load too (lego takes some 10 s to be issued a certificate
+# by Pebble). Each connection waits 2 ms between requests, enough to meet
+# a reload at any instant without spending two cores on wrk. Every request
+# must be answered 2xx, without timeouts; socket errors (a connection
+# closed or a handshake refused) at most MAX, 0 unless given.
 printf '127.0.0.1 localhost\n127.0.0.1 www.blog.test\n' > hosts
+printf 'delay = function() return 2 end\n' > paced.lua
 renew_under_load() {
-	unshare -m sh -c "mount --bind $work/hosts /etc/hosts && exec wrk -t2 -c8 \
-	    -d8s --timeout 5s https://www.blog.test:$https_port/" > wrk.out 2>&1 &
+	unshare -m sh -c "mount --bind $work/hosts /etc/hosts && exec wrk -t1 -c8 \
+	    -d60s --timeout 5s -s $work/paced.lua https://www.blog.test:$https_port/" \
+	    > wrk.out 2>&1 &
 	WRK_PID=$!
-	sleep 2
+	sleep 1
 	"$DEPLOY" renew blog > renew.out 2>&1 && ok "$1: renew blog under load" ||
 	    { bad "$1: renew"; cat renew.out; }
+	sleep 1
+	# wrk stops on SIGINT and prints its figures
+	kill -INT "$WRK_PID" 2>/dev/null
 	wait "$WRK_PID"
 	WRK_PID=
 	requests=$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' wrk.out)
