@@ -354,7 +354,7 @@ sys.exit(0 if b[:8] == b'\\x89PNG\\r\\n\\x1a\\n' and w == 800 and len(b) > 8000 
 else
 	bad "bench SVG: no chromium to render it"
 fi
-"$DEPLOY" bench --quick --seconds 1 --out "$work/bench2" --compare bench.json docs > bench2.out 2>&1
+"$DEPLOY" bench --proxy-only --seconds 1 --out "$work/bench2" --compare bench.json docs > bench2.out 2>&1
 check "bench --compare shows the change" grep -q '"before_requests_per_s"' bench2.json
 
 "$DEPLOY" destroy docs < /dev/null > /dev/null 2>&1

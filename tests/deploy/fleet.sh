@@ -10,10 +10,10 @@
 # failure. The hosts are made by fleet_lib.sh.
 #
 # usage: tests/deploy/fleet.sh [path/to/deploy]
-# TEST_PARTS="views drift ..." runs only those parts (each "if part NAME")
-# besides the hosts, apply, the first push and destroy, which always run
-# (TEST_PARTS=core: those alone). make mutate names the part that catches
-# a fault, so that a fault does not pay for the whole scenario.
+# TEST_PARTS="apply drift ..." runs only those parts (each "if part NAME")
+# besides the hosts, one apply, the first push and destroy, which always
+# run. make mutate names the part that catches a fault, so that a fault
+# does not pay for the whole scenario.
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -99,28 +99,33 @@ section() {
 }
 
 # --- apply on all three, through each host's agent ---------------------
-# h2's state folder is taken by a file: its apply fails, the others' not.
-: > "$work/h2/state"
-D apply -c fleet.yaml > apply.out 2> apply.err; rc=$?
-if [ $rc -eq 1 ] && section h1 apply.out | grep -q "^done:" &&
-    section h3 apply.out | grep -q "^done:" &&
-    ! section h2 apply.out | grep -q "^done:" &&
-    section h2 apply.out | grep -q "h2/state" &&
-    grep -q "^apply on 3 hosts: 2 ok, 1 failed (h2)" apply.out &&
-    grep -q "host h2: apply failed" apply.err; then
-	ok "apply on three hosts over ssh: h1 and h3 done, h2's failure reported for h2, exit 1"
+if part apply; then
+	# h2's state folder is taken by a file: its apply fails, the others' not.
+	: > "$work/h2/state"
+	D apply -c fleet.yaml > apply.out 2> apply.err; rc=$?
+	if [ $rc -eq 1 ] && section h1 apply.out | grep -q "^done:" &&
+	    section h3 apply.out | grep -q "^done:" &&
+	    ! section h2 apply.out | grep -q "^done:" &&
+	    section h2 apply.out | grep -q "h2/state" &&
+	    grep -q "^apply on 3 hosts: 2 ok, 1 failed (h2)" apply.out &&
+	    grep -q "host h2: apply failed" apply.err; then
+		ok "apply on three hosts over ssh: h1 and h3 done, h2's failure reported for h2, exit 1"
+	else
+		bad "apply with h2 failing (rc $rc)"; cat apply.out apply.err
+	fi
+	rm -f "$work/h2/state"
+	D apply -c fleet.yaml > apply.out 2>&1; rc=$?
+	if [ $rc -eq 0 ] && section h2 apply.out | grep -q "^done:" &&
+	    section h1 apply.out | grep -q "^nothing to do" &&
+	    section h3 apply.out | grep -q "^nothing to do" &&
+	    grep -q "^apply on 3 hosts: 3 ok" apply.out; then
+		ok "apply again: h2 completed, h1 and h3 nothing to do"
+	else
+		bad "second apply (rc $rc)"; cat apply.out
+	fi
 else
-	bad "apply with h2 failing (rc $rc)"; cat apply.out apply.err
-fi
-rm -f "$work/h2/state"
-D apply -c fleet.yaml > apply.out 2>&1; rc=$?
-if [ $rc -eq 0 ] && section h2 apply.out | grep -q "^done:" &&
-    section h1 apply.out | grep -q "^nothing to do" &&
-    section h3 apply.out | grep -q "^nothing to do" &&
-    grep -q "^apply on 3 hosts: 3 ok" apply.out; then
-	ok "apply again: h2 completed, h1 and h3 nothing to do"
-else
-	bad "second apply (rc $rc)"; cat apply.out
+	D apply -c fleet.yaml > apply.out 2>&1 && grep -q "^apply on 3 hosts: 3 ok" apply.out &&
+	    ok "apply on three hosts over ssh" || { bad "apply"; cat apply.out; }
 fi
 n=0
 for h in $hosts; do
@@ -128,26 +133,28 @@ for h in $hosts; do
 done
 [ $n -eq 3 ] && ok "each host runs its own proxy and site jail, named alike" ||
     { bad "jails on the hosts"; for h in $hosts; do on_host "$h" ip netns list; done; }
-D plan -c fleet.yaml > plan.out 2>&1; rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c "^=== host h[123] (ssh://root@" plan.out)" -eq 3 ] &&
-    [ "$(grep -c "^nothing to do" plan.out)" -eq 3 ]; then
-	ok "plan: a heading per host, nothing to do on each"
-else
-	bad "plan after apply (rc $rc)"; cat plan.out
-fi
+if part apply; then
+	D plan -c fleet.yaml > plan.out 2>&1; rc=$?
+	if [ $rc -eq 0 ] && [ "$(grep -c "^=== host h[123] (ssh://root@" plan.out)" -eq 3 ] &&
+	    [ "$(grep -c "^nothing to do" plan.out)" -eq 3 ]; then
+		ok "plan: a heading per host, nothing to do on each"
+	else
+		bad "plan after apply (rc $rc)"; cat plan.out
+	fi
 
-# --- destroy asks first, and a no changes nothing -----------------------
-echo n | D destroy -c fleet.yaml > de.out 2>&1; rc=$?
-n=0
-for h in $hosts; do
-	[ "$(on_host "$h" ip netns list | grep -c "^fl$id-")" -eq 2 ] && n=$((n + 1))
-done
-if [ $rc -eq 1 ] && [ "$(grep -c "^=== host h[123] (" de.out)" -eq 3 ] &&
-    [ "$(grep -c "destroy-jail" de.out)" -ge 6 ] && grep -q "nothing changed$" de.out &&
-    [ $n -eq 3 ]; then
-	ok "destroy shows every host's plan, asks once; no: nothing changed"
-else
-	bad "destroy answered no (rc $rc, jails on $n hosts)"; cat de.out
+	# destroy asks first, and a no changes nothing
+	echo n | D destroy -c fleet.yaml > de.out 2>&1; rc=$?
+	n=0
+	for h in $hosts; do
+		[ "$(on_host "$h" ip netns list | grep -c "^fl$id-")" -eq 2 ] && n=$((n + 1))
+	done
+	if [ $rc -eq 1 ] && [ "$(grep -c "^=== host h[123] (" de.out)" -eq 3 ] &&
+	    [ "$(grep -c "destroy-jail" de.out)" -ge 6 ] && grep -q "nothing changed$" de.out &&
+	    [ $n -eq 3 ]; then
+		ok "destroy shows every host's plan, asks once; no: nothing changed"
+	else
+		bad "destroy answered no (rc $rc, jails on $n hosts)"; cat de.out
+	fi
 fi
 
 # --- push to all three -------------------------------------------------
