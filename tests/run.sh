@@ -24,6 +24,7 @@ if [ -z "${TESTS_OWN_TMP:-}" ] && [ "$(id -u)" -eq 0 ] &&
 	exit $rc
 fi
 SPEC=${MUSTACHE_SPEC:-$(pwd)/../shared/spec/mustache}
+unset TEST_PARTS	# every part of every test (make mutate picks parts)
 PASSED=0
 FAILED=0
 LOG=$(mktemp)

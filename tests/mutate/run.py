@@ -54,8 +54,8 @@ TIMEOUT = 600
 # Rough seconds a fault takes, by its first test: the slow ones start
 # first, so that the two trees finish together instead of one waiting on
 # a last long fault.
-COST = {"deploy/e2e": 90, "deploy/fleet": 60, "deploy/gemini": 40, "diffinc": 30,
-        "deploy/release": 25, "deploy/acme": 40}
+COST = {"deploy/e2e": 45, "deploy/acme": 45, "diffinc": 30, "deploy/fleet": 20,
+        "deploy/release": 20, "deploy/gemini": 12}
 
 
 def cost(f):
