@@ -119,6 +119,14 @@ fi
 check "nothing created by refused specs" sh -c "! ip link show $bridge && ! [ -e /run/netns/$name-proxy ]"
 "$DEPLOY" frobnicate >/dev/null 2>&1
 [ $? -eq 2 ] && ok "unknown command exits 2" || bad "unknown command exit"
+wrong=
+for v in 0 601 3s; do
+	out=$("$DEPLOY" bench --seconds "$v" 2>&1); rc=$?
+	[ $rc -eq 2 ] && echo "$out" | grep -q "^deploy bench: --seconds takes 1 to 600" ||
+	    wrong="$wrong $v (rc $rc: $out)"
+done
+[ -z "$wrong" ] && ok "bench --seconds outside 1 to 600: usage error, exit 2" ||
+    bad "bench --seconds:$wrong"
 
 # --- apply -----------------------------------------------------------
 "$DEPLOY" plan > plan.out 2>&1
