@@ -92,7 +92,8 @@ fleet_host() {
 	nsenter --net="/run/netns/$ns" unshare -m --propagation private sh -c \
 	    'mount -t tmpfs -o mode=755 tmpfs /run/netns &&
 	    umount -l /sys && mount -t sysfs sysfs /sys &&
-	    exec sh "$0" sleep 100000' "$top/tests/deploy/bare_login.sh" &
+	    export BARE_LOGIN_NS=1 && exec sh "$0" sleep 100000' \
+	    "$top/tests/deploy/bare_login.sh" &
 	echo $! > "$d/holder.pid"
 	i=0
 	while [ "$(cat "/proc/$(cat "$d/holder.pid")/comm" 2>/dev/null)" != sleep ] &&

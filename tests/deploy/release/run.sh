@@ -297,14 +297,8 @@ StrictModes no
 UsePAM no
 PidFile $S/sshd.pid
 CONF
-	# Where root can, in a mount namespace of its own without this
-	# machine's shell startup files (../bare_login.sh).
-	if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
-		unshare -m --propagation private sh "$here/../bare_login.sh" \
-		    "$SSHD" -D -e -f "$S/sshd_config" 2> "$S/sshd.log" &
-	else
-		"$SSHD" -D -e -f "$S/sshd_config" 2> "$S/sshd.log" &
-	fi
+	# Without this machine's shell startup files (../bare_login.sh).
+	sh "$here/../bare_login.sh" "$SSHD" -D -e -f "$S/sshd_config" 2> "$S/sshd.log" &
 	SSHD_PID=$!
 	i=0
 	while ! grep -q "Server listening" "$S/sshd.log" && [ $i -lt 100 ]; do
