@@ -45,6 +45,21 @@ static const struct cmd *find_cmd(const char *);
 
 char self_path[PATH_MAX];
 
+/* The value of a count option OPT, LO to HI; -1 after saying so. */
+static int
+count_arg(const char *cmd, const char *opt, const char *text, int lo, int hi)
+{
+	char *end;
+	long n = strtol(text, &end, 10);
+
+	if (*end != '\0' || n < lo || n > hi) {
+		fprintf(stderr, "deploy %s: %s takes %d to %d\n", cmd, opt,
+		    lo, hi);
+		return -1;
+	}
+	return (int)n;
+}
+
 int
 dc_parse_opts(const char *cmd, int argc, char **argv, struct opts *o, int maxpos,
     const char *allowed)
@@ -71,15 +86,9 @@ dc_parse_opts(const char *cmd, int argc, char **argv, struct opts *o, int maxpos
 			o->quick = 1;
 		else if (strchr(allowed, 's') && strcmp(a, "--seconds") == 0 &&
 		    i + 1 < argc) {
-			char *end;
-			long n = strtol(argv[++i], &end, 10);
-
-			if (*end != '\0' || n < 1 || n > BENCH_MAX_SECONDS) {
-				fprintf(stderr, "deploy %s: --seconds takes "
-				    "1 to %d\n", cmd, BENCH_MAX_SECONDS);
+			if ((o->seconds = count_arg(cmd, a, argv[++i], 1,
+			    BENCH_MAX_SECONDS)) == -1)
 				return -1;
-			}
-			o->seconds = (int)n;
 		} else if (strchr(allowed, 'x') && strcmp(a, "--proxy-only") == 0)
 			o->proxy_only = 1;
 		else if (strchr(allowed, 'j') && strcmp(a, "--json") == 0)
@@ -109,15 +118,9 @@ dc_parse_opts(const char *cmd, int argc, char **argv, struct opts *o, int maxpos
 			o->platform = argv[++i];
 		else if (strchr(allowed, 'M') && strcmp(a, "--max-parallel") ==
 		    0 && i + 1 < argc) {
-			char *end;
-			long n = strtol(argv[++i], &end, 10);
-
-			if (*end != '\0' || n < 1 || n > 64) {
-				fprintf(stderr, "deploy %s: --max-parallel takes "
-				    "1 to 64\n", cmd);
+			if ((o->max_parallel = count_arg(cmd, a, argv[++i], 1,
+			    64)) == -1)
 				return -1;
-			}
-			o->max_parallel = (int)n;
 		} else if (strchr(allowed, 'C') && strcmp(a, "--canary") == 0 &&
 		    i + 1 < argc)
 			o->canary = argv[++i];
