@@ -43,7 +43,7 @@ LIBSSG_OBJS = \
 	ssg/util/mem.o ssg/util/pool.o ssg/util/slug.o ssg/util/utf8.o \
 	ssg/util/value.o \
 	ssg/util/yamldoc.o \
-	ssg/source/config.o ssg/source/content.o ssg/source/frontmatter.o \
+	ssg/source/config.o ssg/source/content.o ssg/source/excerpt.o ssg/source/frontmatter.o \
 	ssg/source/gitinfo.o ssg/source/highlight.o ssg/source/locale.o \
 	ssg/source/markdown.o ssg/source/related.o ssg/source/siteindex.o \
 	ssg/render/bssg_frame.o ssg/render/capsule.o ssg/render/feed.o \

@@ -11,9 +11,9 @@
 #include "hash.h"
 #include "mem.h"
 
-/* the last byte changes whenever what a parse yields changes (here: the
- * excerpt rule and the title of a post that has none) */
-#define CACHE_MAGIC	"SSGSRC\0\10"
+/* the last byte changes whenever what a parse yields changes (here: BSSG's
+ * excerpt rule, from the source line) */
+#define CACHE_MAGIC	"SSGSRC\0\11"
 #ifndef SSG_VERSION
 #define SSG_VERSION	"0.1"
 #endif

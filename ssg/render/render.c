@@ -98,6 +98,7 @@ tag_list(const struct render *r, const struct post *p)
 }
 
 static void ready(const struct render *, const struct post *);
+static void fill_numbers(struct buf *, const char *, const size_t *, size_t);
 static struct val *make_post_map(const struct render *, const struct post *,
     int);
 
@@ -124,12 +125,24 @@ make_post_map(const struct render *r, const struct post *p, int full)
 	val_set_ref(m, "date_iso", p->d_date_iso);
 	val_set_ref(m, "lastmod", p->d_lastmod);
 	val_set_ref(m, "lastmod_iso", p->d_lastmod_iso);
-	val_set_lit(m, "updated", val_bool(p->lastmod != p->date));
+	val_set_ref(m, "date_tz", p->d_date_tz);
+	val_set_ref(m, "day", p->d_day);
+	/* as BSSG: updated when the dates differ as shown */
+	val_set_lit(m, "updated", val_bool(strcmp(p->d_date, p->d_lastmod) != 0));
 	val_set_ref(m, "author_name", siteindex_author(r->ix, p));
 	val_set_ref(m, "author_url", p->d_author_href);
 	val_set_ref(m, "description", p->description);
 	val_set_ref(m, "excerpt", p->excerpt);
 	val_set_lit(m, "reading_time", val_num(reading_minutes(p->words)));
+	{
+		struct buf rt = BUF_INIT;
+		size_t mins = (size_t)reading_minutes(p->words);
+
+		fill_numbers(&rt, locale_bssg(r->l, "reading_time_template"),
+		    &mins, 1);
+		val_set_str(m, "reading_text", rt.ptr ? rt.ptr : "");
+		buf_release(&rt);
+	}
 	val_set_lit(m, "tags", tag_list(r, p));
 	val_set_lit(m, "has_tags", val_bool(p->ntags > 0));
 	val_set_lit(m, "full_content", val_bool(full));
@@ -185,6 +198,12 @@ prepare_post(const struct render *r, struct post *p)
 	buf_clear(&b);
 	dt_rfc3339(&b, p->lastmod);
 	p->d_lastmod_iso = arena_strdup(r->a, b.ptr);
+	buf_clear(&b);
+	dt_format(&b, p->date, r->c->date_format, 1);
+	p->d_date_tz = arena_strdup(r->a, b.ptr);
+	buf_clear(&b);
+	dt_format(&b, p->date, "%Y-%m-%d", 0);
+	p->d_day = arena_strdup(r->a, b.ptr);
 	p->d_author_href = NULL;
 	p->d_item = NULL;
 	if (r->c->enable_author_pages && p->kind == CONTENT_POST &&
@@ -240,37 +259,70 @@ menu_item(const struct render *r, struct val *list, const char *title,
 	val_push(list, it);
 }
 
-/* The menu with the current page marked. */
-static struct val *
-menu(const struct render *r, const char *current)
+static int
+cmp_src(const void *a, const void *b)
+{
+	return strcmp((*(struct post *const *)a)->src,
+	    (*(struct post *const *)b)->src);
+}
+
+/*
+ * The header's menu with the current page marked, and the footer's, in
+ * BSSG's orders (templates.sh): Home, the pages in file order, Pages,
+ * then Tags, Authors, Archives and RSS in the header; Archives, Tags,
+ * Authors and "Subscribe via RSS" in the footer.
+ */
+static void
+menus(const struct render *r, const char *current, struct val *top)
 {
 	const struct site_index *ix = r->ix;
-	struct val *list = val_list();
+	struct val *head = val_list(), *foot = val_list();
+	struct post **pages = xcalloc(ix->npages + 1, sizeof(*pages));
 	struct buf rss = BUF_INIT;
-	size_t i;
+	size_t i, n = 0;
+	int archives = r->c->enable_archives && ix->nposts > 0;
 
-	menu_item(r, list, tr(r, "home"), "/", strcmp(current, "/") == 0);
 	for (i = 0; i < ix->npages; i++)
 		if (!ix->pages[i]->secondary)
-			menu_item(r, list, ix->pages[i]->title, ix->pages[i]->url,
-			    strcmp(current, ix->pages[i]->url) == 0);
-	if (r->c->enable_archives && ix->nposts > 0)
-		menu_item(r, list, tr(r, "archives"), "/archives/",
-		    strncmp(current, "/archives/", 10) == 0);
-	if (r->authors_menu)
-		menu_item(r, list, tr(r, "authors"), "/authors/",
-		    strncmp(current, "/authors/", 9) == 0);
-	if (ix->ntags > 0)
-		menu_item(r, list, tr(r, "tags"), "/tags/",
-		    strncmp(current, "/tags/", 6) == 0);
-	if (ix->nsecondary > 0)
-		menu_item(r, list, tr(r, "pages"), "/pages.html",
+			pages[n++] = ix->pages[i];
+	xqsort(pages, n, sizeof(*pages), cmp_src);
+	menu_item(r, head, tr(r, "home"), "/", strcmp(current, "/") == 0);
+	menu_item(r, foot, tr(r, "home"), "/", 0);
+	for (i = 0; i < n; i++) {
+		menu_item(r, head, pages[i]->title, pages[i]->url,
+		    strcmp(current, pages[i]->url) == 0);
+		menu_item(r, foot, pages[i]->title, pages[i]->url, 0);
+	}
+	free(pages);
+	if (ix->nsecondary > 0) {
+		menu_item(r, head, tr(r, "pages"), "/pages.html",
 		    strcmp(current, "/pages.html") == 0);
-	/* the feed last, as in BSSG's menu */
+		menu_item(r, foot, tr(r, "pages"), "/pages.html", 0);
+	}
+	if (ix->ntags > 0)
+		menu_item(r, head, tr(r, "tags"), "/tags/",
+		    strncmp(current, "/tags/", 6) == 0);
+	if (r->authors_menu)
+		menu_item(r, head, tr(r, "authors"), "/authors/",
+		    strncmp(current, "/authors/", 9) == 0);
+	if (archives) {
+		menu_item(r, head, tr(r, "archives"), "/archives/",
+		    strncmp(current, "/archives/", 10) == 0);
+		menu_item(r, foot, tr(r, "archives"), "/archives/", 0);
+	}
 	buf_printf(&rss, "/%s", r->c->rss_filename);
-	menu_item(r, list, locale_bssg(r->l, "rss"), rss.ptr, 0);
+	menu_item(r, head, locale_bssg(r->l, "rss"), rss.ptr, 0);
+	if (ix->ntags > 0)
+		menu_item(r, foot, tr(r, "tags"), "/tags/", 0);
+	if (r->authors_menu)
+		menu_item(r, foot, tr(r, "authors"), "/authors/", 0);
+	menu_item(r, foot, locale_bssg(r->l, "subscribe_rss"), rss.ptr, 0);
 	buf_release(&rss);
-	return list;
+	/* the footer's items are joined by " · " */
+	for (i = 0; i + 1 < val_len(foot); i++)
+		val_set_bool((struct val *)val_at(foot, i), "sep", 1);
+	val_set(top, "menu", head);
+	val_set(top, "footer_menu", foot);
 }
 
 /*
@@ -310,7 +362,7 @@ page_ctx(const struct render *r, const char *kind, const char *title,
 	if (fc != NULL)
 		val_set_str(page, "fediverse_creator", fc);
 	val_set(top, "page", page);
-	val_set(top, "menu", menu(r, url));
+	menus(r, url, top);
 	return top;
 }
 
@@ -427,6 +479,32 @@ link_map(const struct render *r, const struct post *p)
 	return m;
 }
 
+/* A related post's description as BSSG shows it: over 120 characters,
+ * its first 117 and "...". */
+static void
+related_summary(struct val *m, const char *desc)
+{
+	size_t i = 0, chars = 0, cut = 0;
+
+	if (desc == NULL || *desc == '\0')
+		return;
+	for (; desc[i] != '\0'; i++)
+		if (((unsigned char)desc[i] & 0xC0) != 0x80 && ++chars == 118)
+			cut = i;
+	if (chars <= 120) {
+		val_set_str(m, "summary", desc);
+		return;
+	}
+	{
+		struct buf b = BUF_INIT;
+
+		buf_add(&b, desc, cut);
+		buf_adds(&b, "...");
+		val_set_str(m, "summary", b.ptr);
+		buf_release(&b);
+	}
+}
+
 static int
 do_post(const struct render *r, const struct page_job *j, struct buf *out,
     struct buf *err)
@@ -446,8 +524,12 @@ do_post(const struct render *r, const struct page_job *j, struct buf *out,
 	val_set_bool(pm, "has_neighbours", r->ix->nposts > 1);
 	if (r->c->enable_related_posts && p->nrelated > 0) {
 		rel = val_list();
-		for (i = 0; i < p->nrelated; i++)
-			val_push(rel, link_map(r, p->related[i]));
+		for (i = 0; i < p->nrelated; i++) {
+			struct val *m = link_map(r, p->related[i]);
+
+			related_summary(m, p->related[i]->description);
+			val_push(rel, m);
+		}
 		val_set(pm, "related", rel);
 		val_set_bool(pm, "has_related", 1);
 	}
@@ -472,6 +554,35 @@ do_page(const struct render *r, const struct page_job *j, struct buf *out,
 	return render_tmpl(r, "page", top, out, err);
 }
 
+/* BSSG's message template t with its %d filled from nums in order (read
+ * as text, never as a printf format: a site's locale supplies it). */
+static void
+fill_numbers(struct buf *b, const char *t, const size_t *nums, size_t n)
+{
+	const char *d;
+	size_t k = 0;
+
+	while ((d = strstr(t, "%d")) != NULL) {
+		buf_add(b, t, (size_t)(d - t));
+		if (k < n)
+			buf_printf(b, "%zu", nums[k++]);
+		t = d + 2;
+	}
+	buf_adds(b, t);
+}
+
+/* "Page 2 of 5". */
+static void
+page_info(const struct render *r, struct val *pg, size_t page, size_t total)
+{
+	struct buf b = BUF_INIT;
+	size_t nums[2] = { page, total };
+
+	fill_numbers(&b, locale_bssg(r->l, "page_info_template"), nums, 2);
+	val_set_str(pg, "info", b.ptr ? b.ptr : "");
+	buf_release(&b);
+}
+
 static void
 set_pagination(const struct render *r, struct val *top, size_t page,
     size_t total)
@@ -484,6 +595,7 @@ set_pagination(const struct render *r, struct val *top, size_t page,
 	pg = val_map();
 	val_set_num(pg, "current", (double)page);
 	val_set_num(pg, "total", (double)total);
+	page_info(r, pg, page, total);
 	if (page > 1) {
 		if (page == 2)
 			buf_adds(&b, "/");
@@ -625,6 +737,7 @@ render_new(const struct site_config *c, const struct site_index *ix,
 	buf_printf(&b, "/%s", c->rss_filename);
 	set_href(r, site, "rss_url", b.ptr);
 	set_href(r, site, "atom_url", "/atom.xml");
+	set_href(r, site, "tags_url", "/tags/");
 	dt_ymd(now, &y, &m, &d);
 	val_set_num(site, "year", y);
 	r->year = y;
@@ -660,6 +773,7 @@ render_new(const struct site_config *c, const struct site_index *ix,
 				val_set_str(r->site, "favicon_type", types[i][1]);
 	}
 	val_set(r->site, "t", locale_strings(l));
+	val_set(r->site, "b", locale_bssg_strings(l));
 	r->a = arena_new();
 	r->tag_href = xcalloc(ix->ntags + 1, sizeof(*r->tag_href));
 	for (i = 0; i < ix->ntags; i++) {

@@ -143,6 +143,9 @@ render_fingerprint(const struct render *r, const struct page_job *j)
 		fp_link(&b, j->arg > 0 ? ix->posts[j->arg - 1] : NULL);
 		hash_field_u64(&b, ix->nposts > 1);
 		hash_field_u64(&b, p->nrelated ? p->related_hash : 0);
+		/* and what it shows of each (render.c, related_summary) */
+		for (i = 0; i < p->nrelated; i++)
+			hash_field_str(&b, p->related[i]->description);
 		break;
 	case PAGE_PAGE:
 		p = j->arg == (size_t)-1 ? ix->home : ix->pages[j->arg];

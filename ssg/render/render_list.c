@@ -136,7 +136,7 @@ render_archive_year(const struct render *r, const struct page_job *j,
 	struct val *top;
 	struct buf t = BUF_INIT;
 
-	buf_printf(&t, "%s %04d", tr(r, "archives_for"), y->year);
+	buf_printf(&t, "%s %04d", locale_bssg(r->l, "archives_for"), y->year);
 	top = page_ctx(r, "archive", t.ptr, NULL, j->url);
 	val_set_str(top, "heading", t.ptr);
 	val_set(top, "year", year_map(r, y, 1));
@@ -152,7 +152,7 @@ render_archive_month(const struct render *r, const struct page_job *j,
 	struct val *top;
 	struct buf t = BUF_INIT;
 
-	buf_printf(&t, "%s ", tr(r, "archives_for"));
+	buf_printf(&t, "%s ", locale_bssg(r->l, "archives_for"));
 	month_title(r, &t, m->year, m->month);
 	top = page_ctx(r, "archive", t.ptr, NULL, j->url);
 	val_set_str(top, "heading", t.ptr);

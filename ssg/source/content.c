@@ -12,6 +12,7 @@
 #include "config.h"
 #include "datetime.h"
 #include "diag.h"
+#include "excerpt.h"
 #include "frontmatter.h"
 #include "fsutil.h"
 #include "hash.h"
@@ -157,6 +158,15 @@ name_slug(struct buf *out, const char *rel)
 		s += 11;
 	slug_append(out, s);
 	free(stem);
+}
+
+/* The file name without folders and extension. */
+static void
+name_stem(struct buf *out, const char *rel)
+{
+	const char *base = path_base(rel), *dot = strrchr(base, '.');
+
+	buf_add(out, base, dot ? (size_t)(dot - base) : strlen(base));
 }
 
 /* url_slug_format with Year, Month, Day and slug replaced. */
@@ -408,6 +418,12 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 		p->md_body_len = fm.body_len;
 	}
 	p->code_unlit = md.code_unlit;
+	/* BSSG's excerpt, from the source text (HTML too), else as BSSG
+	 * falls back: the file's name without its extension */
+	buf_clear(&md.excerpt);
+	excerpt_bssg(fm.body, fm.body_len, EXCERPT_MAX, &md.excerpt);
+	if (md.excerpt.len == 0)
+		name_stem(&md.excerpt, rel);
 	p->excerpt = arena_strdup(a, md.excerpt.ptr);
 	p->words = md.words;
 	if (p->description == NULL)

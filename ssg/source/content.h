@@ -79,6 +79,7 @@ struct post {
 	 * first use, by render.c, so lists only point at them */
 	char		*d_href, *d_permalink, *d_author_href;
 	char		*d_date, *d_date_iso, *d_lastmod, *d_lastmod_iso;
+	char		*d_date_tz, *d_day;	/* with its offset; YYYY-MM-DD */
 	struct val	*d_item;	/* as a list shows it (render.c) */
 	atomic_int	 d_ready;	/* 0 not made, 1 being made, 2 made */
 };

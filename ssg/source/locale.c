@@ -337,6 +337,19 @@ locale_strings(const struct locale *l)
 	return m;
 }
 
+/* BSSG's messages by name, for the templates that write BSSG's words. */
+struct val *
+locale_bssg_strings(const struct locale *l)
+{
+	struct val *m = val_map();
+	size_t i;
+
+	for (i = 0; i < NBSSG; i++)
+		val_set_str(m, bssg_en[i][0], l->bssg[i] ? l->bssg[i] :
+		    bssg_en[i][1]);
+	return m;
+}
+
 size_t
 locale_bssg_count(void)
 {

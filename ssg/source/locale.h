@@ -45,5 +45,6 @@ size_t		 locale_bssg_count(void);
 const char	*locale_bssg_name(size_t i);
 /* Every string as a map for templates. Caller frees with val_free. */
 struct val	*locale_strings(const struct locale *l);
+struct val	*locale_bssg_strings(const struct locale *l);
 
 #endif

@@ -49,11 +49,11 @@ check "strikethrough" contains "$M" '<del>strike</del>'
 check "autolink" contains "$M" '<a href="https://example.com">'
 check "footnote" contains "$M" 'class="footnotes"'
 check "featured image under base path" contains "$M" 'src="/blog/images/pixel.png"'
-check "image caption" contains "$M" '<figcaption>A single pixel</figcaption>'
+check "image caption" contains "$M" '<div class="image-caption">A single pixel</div>'
 check "drafts are left out" sh -c "! grep -rq 'Not yet' '$S/output'"
 check "home page 1 lists the newest post" contains "$S/output/index.html" 'Escaping &lt;script&gt;'
-check "pagination link" contains "$S/output/index.html" 'href="/blog/page/2/" rel="next"'
-check "page 2 links back" contains "$S/output/page/2/index.html" 'href="/blog/" rel="prev"'
+check "pagination link" contains "$S/output/index.html" 'href="/blog/page/2/" class="next" rel="next"'
+check "page 2 links back" contains "$S/output/page/2/index.html" 'href="/blog/" class="prev" rel="prev"'
 check "theme stylesheet copied" sheet_is "$S/output/css/style.css" "$ROOT/themes/default/style.css"
 check "static file copied" cmp "$S/output/images/pixel.png" "$S/static/images/pixel.png"
 if command -v xmllint >/dev/null 2>&1; then
