@@ -83,7 +83,7 @@ DEPLOY_OBJS = \
 UNIT_TESTS = \
 	tests/unit/test_buf tests/unit/test_config tests/unit/test_datetime \
 	tests/unit/test_escape tests/unit/test_frontmatter \
-	tests/unit/test_markdown tests/unit/test_gemtext tests/unit/test_slug tests/unit/test_template \
+	tests/unit/test_markdown tests/unit/test_excerpt tests/unit/test_gemtext tests/unit/test_slug tests/unit/test_template \
 	tests/unit/test_value tests/unit/test_spec tests/unit/test_confgen \
 	tests/unit/test_release tests/unit/test_freebsd tests/unit/test_mdmem \
 	tests/unit/test_fsutil tests/unit/test_highlight tests/unit/test_acme \

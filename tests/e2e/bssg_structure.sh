@@ -2,7 +2,9 @@
 # BSSG's page structure: every class BSSG writes on a kind of page
 # (tests/fixtures/bssg.classes, from BSSG's own build of the fixture) is on
 # ssg's page of the same path, with ssg's own templates, so that BSSG's
-# theme stylesheets style ssg's pages. And BSSG's words on them.
+# theme stylesheets style ssg's pages. And BSSG's words on them. Then the
+# look fixture (tests/fixtures/bssg-look), page kind by page kind, element
+# for element against BSSG's own build of it (tests/e2e/bssg_tree.py).
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -38,4 +40,22 @@ check "post: reading time in .reading-time" contains \
 check "page body in .container" contains "$P/index.html" '<div class="container">'
 check "list excerpt in .summary" contains "$P/tags/shell/index.html" \
     '<div class="summary">The same program, twice.</div>'
+
+# Element for element: every page of the look fixture.
+L="$T/look"
+cp -R "$ROOT/tests/fixtures/bssg-look" "$L"
+"$SSG" import bssg "$L" >/dev/null 2>&1
+"$SSG" build -C "$L" -q -o "$L/out" 2>"$T/err"
+check "the look fixture builds" test -f "$L/out/index.html"
+pages=$(cd "$ROOT/tests/fixtures/bssg-look.out" && find . -name index.html |
+    sed 's|^\./||; s|/\{0,1\}index\.html$||' | sort)
+# shellcheck disable=SC2086
+python3 "$ROOT/tests/e2e/bssg_tree.py" "$ROOT/tests/fixtures/bssg-look.out" \
+    "$L/out" $pages >"$T/tree" 2>&1
+cat "$T/tree" >&2
+P2=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$T/tree")
+F2=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$T/tree")
+PASSED=$((PASSED + ${P2:-0}))
+FAILED=$((FAILED + ${F2:-1}))
+check "every page of BSSG's build compared" test "${P2:-0}" -ge 22
 summary

@@ -1,10 +1,12 @@
 /* One post as the build reads it: front matter (the BSSG line reading and
- * its YAML forms), then the Markdown body, then the same text as an HTML
- * post. */
+ * its YAML forms), then the Markdown body and its excerpt (BSSG's rule,
+ * at a bound from the input), then the same text as an HTML post. */
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "diag.h"
+#include "excerpt.h"
 #include "frontmatter.h"
 #include "markdown.h"
 
@@ -29,6 +31,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    md.raw_html;
 		markdown_render(fm.body, fm.body_len, 160, &md);
 		md_out_release(&md);
+		{
+			struct buf ex = BUF_INIT;
+
+			excerpt_bssg(fm.body, fm.body_len,
+			    size > 1 ? data[1] % 200 : 160, &ex);
+			buf_release(&ex);
+		}
 	}
 	frontmatter_release(&fm);
 	frontmatter_parse_html(&fm, text, size, "post.html", d);
