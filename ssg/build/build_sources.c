@@ -350,6 +350,9 @@ build_parse_hash(const struct build *b)
 	    b->c.smart_punctuation, b->c.highlight);
 	for (i = 0; i < b->c.slugs.n; i++)
 		buf_printf(&k, "\n%s", b->c.slugs.v[i]);
+	buf_adds(&k, "\ntag_slugs");
+	for (i = 0; i < b->c.tag_slugs.n; i++)
+		buf_printf(&k, "\n%s", b->c.tag_slugs.v[i]);
 	h = hash64(k.ptr, k.len);
 	buf_release(&k);
 	return h;

@@ -61,8 +61,9 @@ size_t		 bssg_write_yaml(const struct bssg_site *s, struct buf *out,
  * does, so ssg's URL may differ. When old (BSSG's output folder, may be
  * NULL) exists and the site uses BSSG's default URLs, each such post
  * whose old URL is found there is kept at it: a "slugs:" map is appended
- * to yaml and *pinned counts its entries (notes in d name each). Returns
- * how many warnings.
+ * to yaml; so is each such tag, found by its page's heading, in a
+ * "tag_slugs:" map. *pinned counts the entries of both (notes in d name
+ * each). Returns how many warnings.
  */
 size_t		 bssg_locale_urls(const struct bssg_site *s, const char *dir,
 		    const char *old, struct buf *yaml, size_t *pinned,

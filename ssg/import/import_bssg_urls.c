@@ -1,6 +1,6 @@
 /* ssg import bssg: the posts, pages and tags whose URLs BSSG made from
  * non-ASCII text, which depend on the locale BSSG ran in; with BSSG's
- * output at hand, the posts' old URLs are kept. */
+ * output at hand, the posts' and the tags' old URLs are kept. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +29,14 @@ struct walk {
 	struct src	*s;
 	size_t		 ns, cap;
 	int		 posts;	/* walking the posts folder */
+	char		**tags;	/* tag names with letters outside ASCII */
+	size_t		 ntags, tcap;
+};
+
+/* What the tag callback gathers of one post. */
+struct post_tags {
+	struct walk	*w;
+	const char	*first;	/* its first tag outside ASCII */
 };
 
 static int
@@ -45,10 +53,19 @@ non_ascii(const char *s, size_t n)
 static void
 tag(const char *t, size_t n, void *arg)
 {
-	const char **first = arg;
+	struct post_tags *pt = arg;
+	struct walk *w = pt->w;
+	size_t i;
 
-	if (*first == NULL && non_ascii(t, n))
-		*first = t;
+	if (!non_ascii(t, n))
+		return;
+	if (pt->first == NULL)
+		pt->first = t;
+	for (i = 0; i < w->ntags; i++)
+		if (strlen(w->tags[i]) == n && memcmp(w->tags[i], t, n) == 0)
+			return;
+	xgrow((void **)&w->tags, &w->tcap, w->ntags + 1, sizeof(*w->tags));
+	w->tags[w->ntags++] = xstrndup(t, n);
 }
 
 /* Keeps a post made from its title, for pinning. */
@@ -80,7 +97,8 @@ one(const char *path, const char *rel, const struct stat *st, void *arg)
 	struct walk *w = arg;
 	struct frontmatter fm;
 	struct buf text = BUF_INIT;
-	const char *title, *slug, *t = NULL, *dot = strrchr(rel, '.');
+	const char *title, *slug, *dot = strrchr(rel, '.');
+	struct post_tags pt = { w, NULL };
 	struct diag *quiet = diag_new();
 	int html, moved;
 
@@ -107,8 +125,8 @@ one(const char *path, const char *rel, const struct stat *st, void *arg)
 	}
 	if (w->posts && (slug == NULL || *slug == '\0') && title != NULL)
 		keep(w, path, rel, title, fm_str(&fm, "date"), moved);
-	fm_tags(&fm, "tags", tag, &t);
-	if (t != NULL) {
+	fm_tags(&fm, "tags", tag, &pt);
+	if (pt.first != NULL) {
 		diag_warn(w->d, path, fm_line(&fm, "tags"), "BSSG made a tag "
 		    "URL from a name with letters outside ASCII, as its build "
 		    "machine's locale transliterates them; ssg's tag URL may "
@@ -193,6 +211,83 @@ pin(struct walk *w, const char *old, struct buf *out, struct diag *d)
 	return n;
 }
 
+/* 1 if BSSG's tag page at path is the page of tag name: its heading
+ * ("Posts tagged with: NAME", in the site's language) ends with it. */
+static int
+tag_page_of(const char *path, const char *name)
+{
+	struct buf text = BUF_INIT, want = BUF_INIT;
+	const char *h, *end;
+	int yes = 0;
+
+	if (fs_read(path, &text) == -1)
+		return 0;
+	buf_printf(&want, ": %s</h1>", name);
+	if ((h = strstr(text.ptr, "<h1>")) != NULL &&
+	    (end = strstr(h, "</h1>")) != NULL &&
+	    (size_t)(end + 5 - h) >= want.len &&
+	    memcmp(end + 5 - want.len, want.ptr, want.len) == 0)
+		yes = 1;
+	buf_release(&text);
+	buf_release(&want);
+	return yes;
+}
+
+/*
+ * For each tag whose URL BSSG made from text outside ASCII: the folder of
+ * BSSG's tags/ whose page is that tag's, when ssg's URL differs; pinned
+ * as "name: slug" lines of tag_slugs: in out.
+ */
+static size_t
+pin_tags(struct walk *w, const char *old, struct buf *out, struct diag *d)
+{
+	struct buf dir = BUF_INIT, page = BUF_INIT, mine = BUF_INIT,
+	    name = BUF_INIT;
+	size_t i, n = 0, found;
+	DIR *dd;
+	struct dirent *de;
+
+	buf_printf(&dir, "%s/tags", old);
+	for (i = 0; i < w->ntags; i++) {
+		if ((dd = opendir(dir.ptr)) == NULL)
+			break;
+		buf_clear(&mine);
+		slug_append(&mine, w->tags[i]);
+		found = 0;
+		while ((de = readdir(dd)) != NULL) {
+			if (de->d_name[0] == '.' || !slug_is_safe(de->d_name))
+				continue;
+			buf_clear(&page);
+			buf_printf(&page, "%s/%s/index.html", dir.ptr,
+			    de->d_name);
+			if (!tag_page_of(page.ptr, w->tags[i]))
+				continue;
+			buf_clear(&name);
+			buf_adds(&name, de->d_name);
+			found++;
+		}
+		closedir(dd);
+		if (found != 1 || (mine.len > 0 && strcmp(mine.ptr, name.ptr) == 0))
+			continue;
+		if (n++ == 0)
+			buf_adds(out, "\n# tag URLs BSSG published that ssg would "
+			    "write otherwise, kept\ntag_slugs:\n");
+		buf_adds(out, "  ");
+		esc_yaml(out, w->tags[i], strlen(w->tags[i]));
+		buf_adds(out, ": ");
+		esc_yaml(out, name.ptr, name.len);
+		buf_addc(out, '\n');
+		diag_add(d, DIAG_NOTE, NULL, 0, "tag '%s' kept at /tags/%s/ as "
+		    "BSSG published it (tag_slugs: in site.yaml)", w->tags[i],
+		    name.ptr);
+	}
+	buf_release(&dir);
+	buf_release(&page);
+	buf_release(&mine);
+	buf_release(&name);
+	return n;
+}
+
 size_t
 bssg_locale_urls(const struct bssg_site *s, const char *dir,
     const char *old, struct buf *yaml, size_t *pinned, struct diag *d)
@@ -218,11 +313,17 @@ bssg_locale_urls(const struct bssg_site *s, const char *dir,
 	if (old != NULL && fs_is_dir(old) &&
 	    (fmt == NULL || strcmp(fmt, "Year/Month/Day/slug") == 0))
 		*pinned = pin(&w, old, yaml, d);
+	/* tags are at tags/SLUG/ whatever the posts' URLs */
+	if (old != NULL && fs_is_dir(old))
+		*pinned += pin_tags(&w, old, yaml, d);
 	for (i = 0; i < w.ns; i++) {
 		free(w.s[i].path);
 		free(w.s[i].rel);
 		free(w.s[i].slug);
 	}
 	free(w.s);
+	for (i = 0; i < w.ntags; i++)
+		free(w.tags[i]);
+	free(w.tags);
 	return w.n;
 }

@@ -50,6 +50,7 @@ static const struct ckey keys[] = {
 	S(favicon, "", "icon for <link rel=\"icon\">: a path (e.g. /img/icon.png) or URL; empty: favicon.ico, .png, .svg or .jpg in static/, the first that exists"),
 	S(theme_color, "", "<meta name=\"theme-color\"> for browsers that tint their frame (e.g. #1d4ed8); empty: none"),
 	M(slugs, "file name in posts_dir or pages_dir: slug, to keep a URL published before (ssg import bssg pins BSSG's this way)"),
+	M(tag_slugs, "tag name: slug, to keep a tag URL published before (ssg import bssg pins BSSG's tags made from text outside ASCII this way)"),
 	S(url_slug_format, "Year/Month/Day/slug", "post URL: Year, Month, Day and slug are replaced"),
 	S(page_url_format, "slug", "page URL: 'slug' (from the title or slug field) or 'filename'"),
 	S(date_format, "%Y-%m-%d %H:%M:%S %z", "strftime(3) format of dates shown on pages"),

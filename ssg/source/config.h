@@ -32,6 +32,7 @@ struct site_config {
 	struct cstrs author_fediverse_creators; /* author name -> creator */
 	struct cstrs messages;		/* message key -> text, over site_lang's */
 	struct cstrs slugs;		/* source file -> slug it keeps */
+	struct cstrs tag_slugs;		/* tag name -> slug it keeps */
 	/* look */
 	char	*theme;
 	char	*custom_css;

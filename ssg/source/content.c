@@ -103,6 +103,7 @@ content_is_source(const char *path)
 }
 
 struct tag_acc {
+	const struct site_config *c;
 	struct post	*p;
 	struct arena	*a;
 	size_t		 cap;
@@ -115,9 +116,15 @@ add_tag(const char *name, size_t n, void *arg)
 	struct post *p = acc->p;
 	struct buf s = BUF_INIT;
 	char *nm = xstrndup(name, n);
+	const char *v;
 	size_t i;
 
-	slug_append(&s, nm);
+	/* a URL published before, pinned in site.yaml, else from the name */
+	if ((v = config_map_get(&acc->c->tag_slugs, nm)) != NULL &&
+	    slug_is_safe(v))
+		buf_adds(&s, v);
+	else
+		slug_append(&s, nm);
 	free(nm);
 	if (s.len == 0) {
 		/* A tag in a script with no ASCII form: keep it addressable. */
@@ -378,6 +385,7 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 	p->author_name = opt_str(&fm, "author_name", a);
 	p->author_email = opt_str(&fm, "author_email", a);
 	p->fediverse_creator = opt_str(&fm, "fediverse_creator", a);
+	acc.c = c;
 	acc.p = p;
 	acc.a = a;
 	acc.cap = 0;
