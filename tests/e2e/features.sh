@@ -58,7 +58,7 @@ O="$S/output"
 check "tag index" test -f "$O/tags/index.html"
 check "café, cafe and CAFÉ share one tag page" test -f "$O/tags/cafe/index.html"
 check "no second tag page for a variant" test "$(ls "$O/tags" | grep -ci caf)" -eq 1
-check "the tag page lists all three posts" test "$(grep -c 'class="post-summary"' "$O/tags/cafe/index.html")" -eq 3
+check "the tag page lists all three posts" test "$(grep -c 'class="post-entry"' "$O/tags/cafe/index.html")" -eq 3
 check "the tag name is the newest post's spelling" contains "$O/tags/cafe/index.html" 'Posts tagged with: CAFÉ</h1>'
 check "tag feed" xmllint --noout "$O/tags/cafe/rss.xml"
 check "non-Latin tag gets a page" sh -c "ls '$O/tags' | grep -q '^tag-'"

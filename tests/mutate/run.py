@@ -41,6 +41,12 @@ TESTS = {
     "deploy/e2e": ["sh", "tests/deploy/e2e_netns.sh", "bin/deploy"],
     "deploy/gemini": ["sh", "tests/deploy/gemini.sh", "bin/deploy"],
     "deploy/acme": ["sh", "tests/deploy/acme.sh", "bin/deploy"],
+    # the look test with one of its stylesheets on two pages: the faults
+    # it catches show on every page
+    "look/brutal": ["env", "LOOK_ONLY=brutal", "LOOK_PAGES=/ about/",
+                    "sh", "tests/e2e/bssg_look.sh"],
+    "look/cards": ["env", "LOOK_ONLY=cards", "LOOK_PAGES=/ about/",
+                   "sh", "tests/e2e/bssg_look.sh"],
 }
 # What each test needs built besides bin/ssg and bin/deploy: a fault
 # rebuilds only these, not every unit test (most of a build's time is

@@ -18,12 +18,16 @@ const [ROOT, OUT] = process.argv.slice(2);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const MAX = Number(process.env.LOOK_MAX || 0.02);
 const BSSG = path.join(ROOT, 'tests', 'fixtures', 'bssg-look.out');
-const SHEETS = path.join(ROOT, 'tests', 'fixtures', 'bssg-look.themes');
+// LOOK_SHEETS and LOOK_PAGES (space-separated) measure other sheets, such
+// as BSSG's own themes, or fewer pages.
+const SHEETS = process.env.LOOK_SHEETS || path.join(ROOT, 'tests', 'fixtures', 'bssg-look.themes');
 const SITE_URL = 'http://look.invalid';
 // one page of every kind BSSG writes
 const PAGES = ['', 'page/2/', '2025/03/02/river-walk/', '2025/02/14/shell-loops/',
     'about/', 'tags/', 'tags/notes/', 'archives/', 'archives/2025/',
     'archives/2025/03/', 'authors/', 'authors/grace-hopper/'];
+if (process.env.LOOK_PAGES) PAGES.splice(0, PAGES.length,
+    ...process.env.LOOK_PAGES.split(' ').map((p) => (p === '/' ? '' : p)));
 const WIDTHS = [1280, 390];
 let passed = 0, failed = 0;
 const worst = [];
@@ -93,7 +97,9 @@ async function differ(page, a, b) {
 }
 
 async function main() {
+	const only = process.env.LOOK_ONLY ? process.env.LOOK_ONLY.split(' ') : null;
 	const sheets = fs.readdirSync(SHEETS).filter((f) => f.endsWith('.css'))
+	    .filter((f) => !only || only.includes(f.slice(0, -4)))
 	    .map((f) => f.slice(0, -4)).sort();
 	const servers = [];
 	const user = fs.mkdtempSync(path.join(os.tmpdir(), 'ssg-look-'));
