@@ -14,7 +14,7 @@ PKGS	 = libcmark-gfm yaml-0.1 libxxhash libmicrohttpd zlib libbrotlienc libgit2 
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-Wall -Wextra $(SSG_DIRS:%=-Issg/%) $(DEPLOY_DIRS:%=-Ideploy/%) -DSSG_VERSION='"$(VERSION)"' -DHAVE_LIBSSG \
 	-DSSG_DATADIR='"$(DATADIR)"' $(CFLAGS)
-PKG_CFLAGS = $$(pkg-config --cflags $(PKGS))
+PKG_CFLAGS = $$(pkg-config --cflags $(PKGS) vips)
 LIBS	 = $$(pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lpthread \
 	-lssl -lcrypto \
 	$(LIBDL)
@@ -29,7 +29,8 @@ soname = $(shell f=$$(pkg-config --variable=libdir $(1) 2>/dev/null)/$(2); \
 LAZY_CFLAGS = -DSSG_CURL_SONAME='"$(or $(call soname,libcurl,libcurl.so),libcurl.so.4)"' \
 	-DSSG_MHD_SONAME='"$(or $(call soname,libmicrohttpd,libmicrohttpd.so),libmicrohttpd.so.12)"' \
 	-DSSG_ARCHIVE_SONAME='"$(or $(call soname,libarchive,libarchive.so),libarchive.so.13)"' \
-	-DSSG_GIT_SONAME='"$(or $(call soname,libgit2,libgit2.so),libgit2.so.1.5)"'
+	-DSSG_GIT_SONAME='"$(or $(call soname,libgit2,libgit2.so),libgit2.so.1.5)"' \
+	-DSSG_VIPS_SONAME='"$(or $(call soname,vips,libvips.so),libvips.so.42)"'
 
 # The generator as a library (used by ssg and deploy), module by module,
 # grouped by role: util (buffers, memory, text, dates, files), source
@@ -51,7 +52,7 @@ LIBSSG_OBJS = \
 	ssg/render/render_fp.o ssg/render/render_list.o ssg/render/template.o \
 	ssg/render/template_compile.o ssg/render/theme.o \
 	ssg/build/build.o ssg/build/build_memo.o ssg/build/build_sources.o \
-	ssg/build/compress.o ssg/build/manifest.o ssg/build/output.o \
+	ssg/build/compress.o ssg/build/manifest.o ssg/build/media.o ssg/build/media_encode.o ssg/build/output.o ssg/build/picture.o \
 	ssg/build/srccache.o \
 	ssg/cmd/backup.o ssg/cmd/check.o ssg/cmd/check_against.o ssg/cmd/cli.o \
 	ssg/cmd/cmd_backup.o ssg/cmd/cmd_build.o ssg/cmd/cmd_check.o \
@@ -142,13 +143,13 @@ tests/deploy/freebsd/fbplan: tests/deploy/freebsd/fbplan.o $(TEST_LIBS)
 DEB_BUILD = build-essential pkg-config libcmark-gfm-dev \
 	libcmark-gfm-extensions-dev libyaml-dev libxxhash-dev \
 	libmicrohttpd-dev libgit2-dev libcurl4-openssl-dev libarchive-dev \
-	zlib1g-dev libbrotli-dev python3-pygments
+	zlib1g-dev libbrotli-dev libvips-dev python3-pygments
 DEB_TEST = shellcheck libxml2-utils curl mandoc python3 git brotli nginx caddy nftables \
 	molly-brown pebble lego \
 	iproute2 util-linux openssh-server openssh-client openssl wrk \
-	clang libclang-rt-dev
+	clang libclang-rt-dev libvips-tools libimage-exiftool-perl gnome-backgrounds
 FREEBSD_PKGS = pkgconf cmark libyaml xxhash libmicrohttpd libgit2 curl \
-	libarchive brotli py311-pygments
+	libarchive brotli vips py311-pygments
 
 deps:
 	@DEB="$(DEB_BUILD) $(DEB_EXTRA)" FREEBSD="$(FREEBSD_PKGS)" sh tests/deps.sh
@@ -179,7 +180,7 @@ bench: deps all
 # network supplies, built with clang's libFuzzer, ASan and UBSan into
 # tests/fuzz/build/. make fuzz runs each for FUZZ_SECONDS.
 FUZZ_DIR	 = tests/fuzz/build
-FUZZ_TARGETS	 = post template siteyaml bssgconf deployyaml agent bssgframe gemtext caddyrenew
+FUZZ_TARGETS	 = post template siteyaml bssgconf deployyaml agent bssgframe gemtext caddyrenew picture
 FUZZ_SECONDS	?= 60
 FUZZ_CC		?= clang
 # A 4 MB bound on a page keeps each input well inside the fuzzers'

@@ -28,9 +28,11 @@
 #include "highlight.h"
 #include "locale.h"
 #include "markdown.h"
+#include "media.h"
 #include "mem.h"
 #include "manifest.h"
 #include "output.h"
+#include "picture.h"
 #include "pool.h"
 #include "related.h"
 #include "render.h"
@@ -260,15 +262,107 @@ siblings(struct build *b, const char *rel, const void *data, size_t n,
 	free(path);
 }
 
+/* The line of path that holds text (or its last part), or 0. */
+static int
+line_of(const char *path, const char *text)
+{
+	struct buf t = BUF_INIT;
+	const char *at = NULL, *q, *base = strrchr(text, '/');
+	int line = 0;
+
+	if (fs_read(path, &t) == 0 && t.ptr != NULL) {
+		at = strstr(t.ptr, text);
+		if (at == NULL && base != NULL && base[1] != '\0')
+			at = strstr(t.ptr, base + 1);
+		if (at != NULL)
+			for (line = 1, q = t.ptr; q < at; q++)
+				line += *q == '\n';
+	}
+	buf_release(&t);
+	return line;
+}
+
+struct pic_report {
+	struct build		*b;
+	const struct post	*p;	/* the post or page shown, or NULL */
+	const struct media_img	*said[16];	/* GPS told of, on this page */
+	size_t			 nsaid;
+};
+
+/* What a post's images need said, at the post: said once, as a post's
+ * own page is the one page that reports (lists show it again). */
+static void
+pic_report(void *arg, const char *src, const struct media_img *im)
+{
+	struct pic_report *r = arg;
+	const char *file;
+
+	if (r->p == NULL)
+		return;
+	file = r->p->src;
+	if (im == NULL)
+		diag_error(r->b->d, file, line_of(file, src), "image %s: "
+		    "static/ has no such file", src);
+	else if (im->err != NULL)
+		diag_error(r->b->d, file, line_of(file, src), "image %s: %s",
+		    src, im->err);
+	else if ((im->flags & MEDIA_GPS) && !r->b->c.image_keep_originals) {
+		size_t i;
+
+		for (i = 0; i < r->nsaid; i++)
+			if (r->said[i] == im)
+				return;
+		if (r->nsaid < sizeof(r->said) / sizeof(r->said[0]))
+			r->said[r->nsaid++] = im;
+		diag_add(r->b->d, DIAG_NOTE, file, line_of(file, src),
+		    "image %s holds a GPS position: published without it, "
+		    "and without its other metadata", src);
+	}
+}
+
+/* A rendered HTML page's images as <picture>s (picture.h). */
+static void
+pictures(struct build *b, const struct page_job *j, struct buf *page)
+{
+	struct picture_ctx c;
+	struct pic_report r;
+	struct buf out = BUF_INIT;
+	const char *x = strrchr(j->out_path, '.');
+
+	if (!media_on(b->media) || x == NULL || strcmp(x, ".html") != 0 ||
+	    strstr(page->ptr, "<img") == NULL)
+		return;
+	memset(&r, 0, sizeof(r));
+	r.b = b;
+	if (j->kind == PAGE_POST)
+		r.p = b->ix.posts[j->arg];
+	else if (j->kind == PAGE_PAGE && j->arg != (size_t)-1)
+		r.p = b->ix.pages[j->arg];
+	memset(&c, 0, sizeof(c));
+	c.m = b->media;
+	c.site_url = b->c.site_url;
+	c.base = config_base_path(&b->c);
+	c.page_url = j->url;
+	c.report = pic_report;
+	c.arg = &r;
+	if (picture_rewrite(&out, page->ptr, page->len, &c) > 0) {
+		buf_release(page);
+		*page = out;
+	} else
+		buf_release(&out);
+}
+
 static void
 render_one(size_t i, void *arg)
 {
 	struct build *b = arg;
 	struct page_job *j = &b->jobs[b->dirty[i].job];
 	struct buf out = BUF_INIT, err = BUF_INIT;
-	int changed = 1;
+	int changed = 1, rc = render_page(b->render, j, &out, &err);
 
-	if (render_page(b->render, j, &out, &err) == -1) {
+	if (rc == 0)
+		pictures(b, j, &out);
+	if (rc == -1) {
 		diag_error(b->d, j->out_path, 0, "%s", err.ptr);
 		b->failed = 1;
 	} else if (b->fresh ?
@@ -477,6 +571,31 @@ build_warn_private(struct build *b, const char *path, const struct stat *st)
 }
 
 static int
+list_static(const char *path, const char *rel, const struct stat *st,
+    void *arg)
+{
+	struct build *b = arg;
+	struct static_file *f;
+
+	if (b->nstatics == b->capstatics) {
+		b->capstatics = b->capstatics ? b->capstatics * 2 : 64;
+		b->statics = xrealloc(b->statics,
+		    b->capstatics * sizeof(*b->statics));
+	}
+	f = &b->statics[b->nstatics++];
+	f->path = xstrdup(path);
+	f->rel = xstrdup(rel);
+	f->st = *st;
+	return 0;
+}
+
+static void
+image_progress(size_t done, size_t total, void *arg)
+{
+	build_progress(arg, "images", done, total);
+}
+
+static int
 copy_static(const char *path, const char *rel, const struct stat *st,
     void *arg)
 {
@@ -485,6 +604,8 @@ copy_static(const char *path, const char *rel, const struct stat *st,
 	int changed;
 
 	build_warn_private(b, path, st);
+	if (b->media != NULL && media_wants(rel))
+		return 0;	/* media_publish's */
 	if (output_copy(path, b->out_dir, rel, &changed, b->d) == -1)
 		return 0;
 	if (compress_wanted(rel) && b->c.precompress_assets) {
@@ -505,6 +626,38 @@ copy_static(const char *path, const char *rel, const struct stat *st,
 	return 0;
 }
 
+/* dir as the system names it, whatever way it was typed ("-C blog
+ * build" or "build -C blog", from any folder), its folder's if it is not
+ * there yet. */
+static char *
+canonical_dir(const char *dir)
+{
+	char *real = realpath(dir, NULL), *parent, *slash, *s;
+	struct buf b = BUF_INIT;
+
+	if (real != NULL)
+		return real;
+	parent = xstrdup(dir);
+	while ((slash = strrchr(parent, '/')) != NULL && slash != parent &&
+	    slash[1] == '\0')
+		*slash = '\0';
+	if ((slash = strrchr(parent, '/')) == NULL) {
+		free(parent);
+		return xstrdup(dir);
+	}
+	*slash = '\0';
+	if ((real = realpath(slash == parent ? "/" : parent, NULL)) == NULL) {
+		free(parent);
+		return xstrdup(dir);
+	}
+	buf_printf(&b, "%s/%s", strcmp(real, "/") == 0 ? "" : real, slash + 1);
+	s = xstrdup(b.ptr);
+	buf_release(&b);
+	free(real);
+	free(parent);
+	return s;
+}
+
 /* .ssg-cache/NAME-HASH.EXT, one per output folder, so --output elsewhere
  * keeps its own. */
 static char *
@@ -515,7 +668,10 @@ state_path(const struct build *b, const char *dir, const char *name,
 	char hex[17];
 	char *path;
 
-	hash_hex(hash64(dir, strlen(dir)), hex);
+	char *canon = canonical_dir(dir);
+
+	hash_hex(hash64(canon, strlen(canon)), hex);
+	free(canon);
 	buf_printf(&p, ".ssg-cache/%s-%s.%s", name, hex, ext);
 	path = build_path(b, p.ptr);
 	buf_release(&p);
@@ -644,6 +800,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	struct build b;
 	char *sheet = NULL, *mpath = NULL, *static_dir = NULL, *cpath = NULL;
 	char *site_themes = NULL, *cap_dir = NULL, *cap_list = NULL;
+	char *cache_dir = NULL;
 	size_t threads, i, errors_before = diag_count(d, DIAG_ERROR);
 	double t0 = now_seconds();
 	uint64_t memo;
@@ -696,6 +853,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	if (pick_theme(&b, &sheet) == -1 || load_templates(&b) == -1)
 		goto out;
 	cpath = build_path(&b, ".ssg-cache/sources.bin");
+	cache_dir = build_path(&b, ".ssg-cache");
 	b.manifest = manifest_new();
 	b.old = manifest_new();
 	mpath = manifest_path(&b);
@@ -728,6 +886,17 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	/* before the memo: an icon added to static/ changes every page */
 	if (b.c.favicon[0] == '\0')
 		pick_favicon(&b);
+	/* static/ before the memo too: its images change the pages */
+	static_dir = build_path(&b, b.c.static_dir);
+	fs_walk_in(static_dir, &b.bound, list_static, &b);
+	if ((b.media = media_new(&b.c, cache_dir, d)) == NULL)
+		goto out;
+	for (i = 0; i < b.nstatics; i++)
+		if (media_wants(b.statics[i].rel))
+			media_add(b.media, b.statics[i].path, b.statics[i].rel,
+			    &b.statics[i].st);
+	media_probe(b.media, threads);
+	build_trace("images probed");
 	memo = build_cached_memo(&b);
 	if (memo != 0 && memo == manifest_memo(b.old)) {
 		build_checked(&cl);
@@ -766,8 +935,13 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	b.render = render_new(&b.c, &b.ix, b.tmpl, b.locale, b.now);
 	if (b.frame != NULL)
 		render_set_frame(b.render, b.frame, d);
-	render_set_base(b.render, b.tmpl_hash, config_hash(&b.c));
+	render_set_base(b.render, b.tmpl_hash,
+	    config_hash(&b.c) ^ media_hash(b.media) * 0x9e3779b97f4a7c15ULL);
 	b.njobs = render_plan(b.render, &b.jobs);
+	/* images first: one that fails is reported at its post */
+	st->images_encoded = media_encode(b.media, threads, o->force_images,
+	    image_progress, &b, d);
+	build_trace("images");
 	st->outputs = b.njobs;
 	build_trace("plan");
 	plan_dirty(&b, threads);
@@ -830,10 +1004,20 @@ carried:
 		free(base_css);
 		buf_release(&css);
 	}
-	static_dir = build_path(&b, b.c.static_dir);
 	build_trace("render");
-	fs_walk_in(static_dir, &b.bound, copy_static, &b);
+	for (i = 0; i < b.nstatics; i++)
+		copy_static(b.statics[i].path, b.statics[i].rel,
+		    &b.statics[i].st, &b);
 	build_trace("static");
+	{
+		size_t written = 0;
+
+		media_publish(b.media, b.out_dir, b.manifest, threads,
+		    o->force_images, image_progress, &b, &st->images_encoded,
+		    &written, d);
+		st->written += written;
+		build_trace("images");
+	}
 
 	if (diag_count(d, DIAG_ERROR) == errors_before && !b.failed)
 		manifest_set_memo(b.manifest, memo);
@@ -906,6 +1090,13 @@ out:
 	free(sheet);
 	free(mpath);
 	free(static_dir);
+	for (i = 0; i < b.nstatics; i++) {
+		free(b.statics[i].path);
+		free(b.statics[i].rel);
+	}
+	free(b.statics);
+	media_free(b.media);
+	free(cache_dir);
 	free(b.builtin);
 	if (b.out_fd > 0)	/* 0: the build stopped before the scan */
 		close(b.out_fd);

@@ -18,6 +18,7 @@ struct build_opts {
 	const char	*themes_builtin;/* built-in themes folder (theme.h) */
 	const char	*const *set;	/* "key=value" overrides, NULL-ended */
 	int		 force;		/* ignore caches: parse and render all */
+	int		 force_images;	/* encode every image again too */
 	int		 drafts;	/* include drafts */
 	int		 future;	/* include posts dated in the future */
 	int		 strict;	/* stop at the first bad source */
@@ -46,6 +47,8 @@ struct build_stats {
 	size_t	 code_cached;	/* ... whose colours the cache had */
 	size_t	 code_plain;	/* ... left plain */
 	size_t	 highlighters_started;	/* helper processes started */
+	size_t	 images;	/* images of static/ published as copies */
+	size_t	 images_encoded;	/* ... whose copies were encoded now */
 	char	 theme[64];	/* the theme used (after 'random') */
 	char	 output[4096];	/* the output folder */
 	char	 capsule[4096];	/* the Gemini capsule's, "" without gemini */

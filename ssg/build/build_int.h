@@ -39,6 +39,13 @@ struct dirty {
 	const char	*why;
 };
 
+/* A file of static/, found before the pages are planned (its images
+ * change them) and copied after them. */
+struct static_file {
+	char		*path, *rel;
+	struct stat	 st;
+};
+
 struct build {
 	const struct build_opts	*o;
 	struct build_stats	*st;
@@ -80,6 +87,9 @@ struct build {
 	int			 force;
 	int			 failed;
 	int			 list_warned;	/* "cannot save the list" said */
+	struct media		*media;		/* the images of static/ */
+	struct static_file	*statics;	/* static/, as walked once */
+	size_t			 nstatics, capstatics;
 };
 
 /* Reading the caches and checking the old outputs, beside the scan. */

@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "hash.h"
 #include "locale.h"
+#include "media.h"
 #include "render.h"
 #include "srccache.h"
 #include "value.h"
@@ -20,7 +21,7 @@ static void
 memo_start(struct build *b, struct buf *k)
 {
 	struct val *t = locale_strings(b->locale);
-	uint64_t v[6];
+	uint64_t v[7];
 	int y, m, dd;
 
 	dt_ymd(b->now, &y, &m, &dd);
@@ -32,6 +33,7 @@ memo_start(struct build *b, struct buf *k)
 	val_free(t);
 	v[4] = (uint64_t)y;
 	v[5] = (uint64_t)b->o->drafts << 1 | (uint64_t)b->o->future;
+	v[6] = media_hash(b->media);	/* the pages show the images */
 	buf_add(k, v, sizeof(v));
 }
 

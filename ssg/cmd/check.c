@@ -21,9 +21,10 @@ struct checker {
 	size_t		 problems, pages, links;
 };
 
-/* The value of each href="..." / src="..." attribute, in order. */
+/* The value of each href="..." / src="..." / srcset="..." attribute, in
+ * order; *set tells a srcset (a list of "URL width" candidates). */
 static const char *
-next_ref(const char *s, const char **end)
+next_ref_set(const char *s, const char **end, int *set)
 {
 	const char *p;
 	char q;
@@ -31,11 +32,15 @@ next_ref(const char *s, const char **end)
 	for (p = s; (p = strpbrk(p, "hs")) != NULL; p++) {
 		size_t n;
 
+		*set = 0;
 		if (strncasecmp(p, "href=", 5) == 0)
 			n = 5;
 		else if (strncasecmp(p, "src=", 4) == 0)
 			n = 4;
-		else
+		else if (strncasecmp(p, "srcset=", 7) == 0) {
+			n = 7;
+			*set = 1;
+		} else
 			continue;
 		if (p > s && !strchr(" \t\n\r", p[-1]))
 			continue;
@@ -48,6 +53,18 @@ next_ref(const char *s, const char **end)
 		return p + n + 1;
 	}
 	return NULL;
+}
+
+/* The same for href and src only (the external link check). */
+static const char *
+next_ref(const char *s, const char **end)
+{
+	const char *r;
+	int set;
+
+	while ((r = next_ref_set(s, end, &set)) != NULL && set)
+		s = *end + 1;
+	return r;
 }
 
 /* 1 if the HTML text has an element with id (or name) equal to frag. */
@@ -256,6 +273,7 @@ check_page(const char *path, const char *rel, const struct stat *st, void *arg)
 	struct checker *c = arg;
 	struct buf html = BUF_INIT, url = BUF_INIT;
 	const char *p, *ref, *end;
+	int set;
 
 	(void)st;
 	if (strcmp(path_ext(rel), "html") != 0)
@@ -267,8 +285,29 @@ check_page(const char *path, const char *rel, const struct stat *st, void *arg)
 	c->pages++;
 	/* the page's own URL, to resolve relative links */
 	buf_printf(&url, "%s/%s", c->base, rel);
-	for (p = html.ptr; (ref = next_ref(p, &end)) != NULL; p = end + 1)
-		check_ref(c, rel, url.ptr, html.ptr, ref, (size_t)(end - ref));
+	for (p = html.ptr; (ref = next_ref_set(p, &end, &set)) != NULL;
+	    p = end + 1) {
+		const char *u = ref, *e;
+
+		if (!set) {
+			check_ref(c, rel, url.ptr, html.ptr, ref,
+			    (size_t)(end - ref));
+			continue;
+		}
+		/* each candidate's URL: up to its width or density */
+		while (u < end) {
+			while (u < end && (*u == ' ' || *u == ','))
+				u++;
+			for (e = u; e < end && *e != ' ' && *e != ','; e++)
+				;
+			if (e > u)
+				check_ref(c, rel, url.ptr, html.ptr, u,
+				    (size_t)(e - u));
+			while (e < end && *e != ',')
+				e++;
+			u = e;
+		}
+	}
 	buf_release(&html);
 	buf_release(&url);
 	return 0;

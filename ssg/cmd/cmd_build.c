@@ -21,7 +21,7 @@
 static const char build_usage[] =
     "usage: ssg build [-C DIR] [-o DIR] [-t THEME] [-u URL] [-j N]\n"
     "                 [--set KEY=VALUE] [--drafts] [--future] [--force]\n"
-    "                 [--strict] [--explain] [-q | -v]\n"
+    "                 [--force-images] [--strict] [--explain] [-q | -v]\n"
     "\n"
     "Builds the site in DIR (default: the current folder, which holds\n"
     "site.yaml) into its output folder.\n"
@@ -35,6 +35,8 @@ static const char build_usage[] =
     "      --drafts         include drafts (drafts/ and draft: true)\n"
     "      --future         include posts dated in the future\n"
     "      --force          ignore what earlier builds left and rewrite\n"
+    "                       (images are still taken from the image cache)\n"
+    "      --force-images   encode every image's copies again too\n"
     "      --strict         stop at the first bad post, writing nothing\n"
     "      --explain        say why each rendered page was rendered\n"
     "  -q, --quiet          print only problems\n"
@@ -69,7 +71,7 @@ show_progress(const char *stage, size_t done, size_t total, void *arg)
 
 enum {
 	OPT_DRAFTS = 256, OPT_FUTURE, OPT_FORCE, OPT_STRICT, OPT_HOST,
-	OPT_NO_BUILD, OPT_EXPLAIN
+	OPT_NO_BUILD, OPT_EXPLAIN, OPT_FORCE_IMAGES
 };
 
 static const struct option build_options[] = {
@@ -82,6 +84,7 @@ static const struct option build_options[] = {
 	{ "drafts", no_argument, NULL, OPT_DRAFTS },
 	{ "future", no_argument, NULL, OPT_FUTURE },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "force-images", no_argument, NULL, OPT_FORCE_IMAGES },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -131,6 +134,7 @@ cmd_parse_build_args(struct cli *cli, int argc, char **argv, struct build_args *
 		case OPT_DRAFTS: a->o.drafts = 1; break;
 		case OPT_FUTURE: a->o.future = 1; break;
 		case OPT_FORCE: a->o.force = 1; break;
+		case OPT_FORCE_IMAGES: a->o.force = a->o.force_images = 1; break;
 		case OPT_STRICT: a->o.strict = 1; break;
 		case OPT_EXPLAIN: a->explain = 1; break;
 		case 'q': cli->quiet = 1; break;
@@ -185,6 +189,8 @@ cmd_print_summary(struct cli *cli, const struct build_stats *st,
 	    cli_num(st->rendered), cli_num(st->written));
 	if (st->removed)
 		printf(", %s removed", cli_num(st->removed));
+	if (st->images_encoded)
+		printf(", %s images encoded", cli_num(st->images_encoded));
 	printf(") from %s posts and %s pages in %.2f s%s",
 	    cli_num(st->posts), cli_num(st->pages), st->seconds,
 	    cli->color_out ? "\033[0m" : "");

@@ -82,6 +82,13 @@ static const struct ckey keys[] = {
 	S(gemini_url, "", "the capsule's address, e.g. gemini://example.org (named on its home page)"),
 	B(gemini_markdown_link, "true", "with gemini: publish each Markdown post's and page's text as index.md beside its page, and link it"),
 	B(follow_external_symlinks, "false", "publish what symbolic links that leave the site folder point to"),
+	B(images, "true", "publish each raster image of static/ as resized AVIF, WebP and JPEG/PNG copies in a <picture>, its own URL without EXIF/XMP/IPTC metadata (a GPS position); false: copy images as they are"),
+	L(image_widths, "widths of the copies, none wider than the image (default 480, 960, 1600)"),
+	L(image_formats, "formats of the <source> copies, best first: avif, webp, jpeg, png (default avif, webp)"),
+	M(image_quality, "format: quality from 1 to 100 (defaults avif 50, webp 75, jpeg 82)"),
+	S(image_sizes, "(max-width: 800px) 100vw, 800px", "the sizes attribute of every image: how wide it shows, for the browser's choice of copy"),
+	B(image_keep_originals, "false", "publish each original byte for byte at its own URL, metadata included (a warning names each with a GPS position)"),
+	I(image_max_pixels, "100000000", 1, 1000000000, "larger images are an error, not decoded (a decompression bomb)"),
 	S(posts_dir, "posts", "folder of posts (Markdown or HTML)"),
 	S(pages_dir, "pages", "folder of pages"),
 	S(drafts_dir, "drafts", "folder of drafts, built only with --drafts"),
@@ -473,6 +480,10 @@ config_hash(const struct site_config *c)
 	size_t i;
 
 	for (i = 0; i < NKEYS; i++) {
+		/* where the pages go is no part of them: the same site built
+		 * with -o spelt otherwise renders nothing again */
+		if (strcmp(keys[i].name, "output_dir") == 0)
+			continue;
 		buf_adds(&b, keys[i].name);
 		buf_addc(&b, '=');
 		if (keys[i].kind == CK_LIST || keys[i].kind == CK_MAP) {

@@ -72,6 +72,14 @@ struct site_config {
 	int	 rebuild_after_post;
 	int	 rebuild_after_edit;
 	int	 follow_external_symlinks;
+	/* images (ssg/build/media.h) */
+	int	 images;		/* resized copies, metadata stripped */
+	struct cstrs image_widths;	/* empty: 480, 960, 1600 */
+	struct cstrs image_formats;	/* empty: avif, webp */
+	struct cstrs image_quality;	/* format -> 1..100 */
+	char	*image_sizes;		/* the sizes attribute */
+	int	 image_keep_originals;
+	int	 image_max_pixels;
 	/* folders, relative to the site folder */
 	char	*posts_dir;
 	char	*pages_dir;
@@ -106,7 +114,8 @@ int	config_set(struct site_config *c, const char *key, const char *value,
 const char *config_get(const struct site_config *c, const char *key);
 /* Prints every key with its current value and description. */
 void	config_describe(const struct site_config *c, FILE *fp);
-/* A hash of every setting's value. */
+/* A hash of every setting's value but output_dir's (the pages do not
+ * depend on where they go). */
 uint64_t config_hash(const struct site_config *c);
 /* The text under name in a map setting, or NULL. */
 const char *config_map_get(const struct cstrs *m, const char *name);

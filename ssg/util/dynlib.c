@@ -2,6 +2,7 @@
 #define LAZY_MHD_IMPL
 #define LAZY_ARCHIVE_IMPL
 #define LAZY_GIT_IMPL
+#define LAZY_VIPS_IMPL
 #include "dynlib.h"
 
 #include <dlfcn.h>
@@ -12,6 +13,7 @@
 #include "lazy_curl.h"
 #include "lazy_git.h"
 #include "lazy_mhd.h"
+#include "lazy_vips.h"
 
 /* The sonames the build compiled against (see the Makefile). */
 #ifndef SSG_CURL_SONAME
@@ -22,6 +24,9 @@
 #endif
 #ifndef SSG_ARCHIVE_SONAME
 #define SSG_ARCHIVE_SONAME	"libarchive.so.13"
+#endif
+#ifndef SSG_VIPS_SONAME
+#define SSG_VIPS_SONAME		"libvips.so.42"
 #endif
 #ifndef SSG_GIT_SONAME
 #define SSG_GIT_SONAME		"libgit2.so.1.5"
@@ -84,3 +89,4 @@ LAZY_LIBRARY(curl, LAZY_CURL_FUNCS, SSG_CURL_SONAME, "to check external links")
 LAZY_LIBRARY(mhd, LAZY_MHD_FUNCS, SSG_MHD_SONAME, "to serve the site")
 LAZY_LIBRARY(archive, LAZY_ARCHIVE_FUNCS, SSG_ARCHIVE_SONAME, "for backups")
 LAZY_LIBRARY(git, LAZY_GIT_FUNCS, SSG_GIT_SONAME, "for git_lastmod")
+LAZY_LIBRARY(vips, LAZY_VIPS_FUNCS, SSG_VIPS_SONAME, "for images (images: false publishes them as they are)")

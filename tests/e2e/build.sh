@@ -48,7 +48,7 @@ check "task list" contains "$M" 'type="checkbox" checked=""'
 check "strikethrough" contains "$M" '<del>strike</del>'
 check "autolink" contains "$M" '<a href="https://example.com">'
 check "footnote" contains "$M" 'class="footnotes"'
-check "featured image under base path" contains "$M" 'src="/blog/images/pixel.png"'
+check "featured image under base path, as a picture" grep -q '<div class="featured-image"><picture><source type="image/avif" srcset="/blog/images/pixel-1\.[0-9a-f]*\.avif 1w"' "$M"
 check "image caption" contains "$M" '<div class="image-caption">A single pixel</div>'
 check "drafts are left out" sh -c "! grep -rq 'Not yet' '$S/output'"
 check "home page 1 lists the newest post" contains "$S/output/index.html" 'Escaping &lt;script&gt;'

@@ -45,7 +45,7 @@ post e.md "日本語のタイトル" "2024-11-11 11:11:00 +0000" "日本" "descr
 post f.md "Escape" "2024-10-10 10:00:00 +0000" "misc" 'slug: "../../../etc/evil"'
 post future.md "Tomorrow" "2099-01-01 00:00:00 +0000" "misc"
 post draft.md "Hidden" "2024-09-09 00:00:00 +0000" "misc" "draft: true"
-printf 'png' >"$S/static/img/pic.png"
+cp "$ROOT/tests/fixtures/basic/static/images/pixel.png" "$S/static/img/pic.png"
 printf -- '---\ntitle: Home page\nslug: index\n---\nWelcome home.\n' >"$S/pages/home.md"
 printf -- '---\ntitle: About\n---\nAbout.\n' >"$S/pages/about.md"
 printf -- '---\ntitle: Imprint\nsecondary: true\n---\nLegal.\n' >"$S/pages/imprint.md"

@@ -1,0 +1,45 @@
+#ifndef SSG_PICTURE_H
+#define SSG_PICTURE_H
+
+#include <stddef.h>
+
+struct buf;
+struct media;
+struct media_img;
+
+/*
+ * A page's images as a reader's browser should get them: each <img> whose
+ * src is an image of static/ becomes a <picture> with a <source> per
+ * format and an <img> with srcset, sizes, width and height (so the layout
+ * does not jump), lazy loading, and eager loading with a high priority
+ * for the page's first image, often its largest paint. Markdown images,
+ * raw <img> tags and the featured image are all <img> tags by then.
+ *
+ * Left as written: remote and data: images, SVG, animated images, an
+ * <img> that already has a srcset or sits in a <picture>, and anything in
+ * a comment, <script>, <pre> or <textarea>.
+ */
+struct picture_ctx {
+	const struct media *m;
+	const char	*site_url;	/* no trailing slash */
+	const char	*base;		/* its path: "" or "/blog" */
+	const char	*page_url;	/* from the root, for relative srcs */
+	/*
+	 * Told of each local raster image that is not published (im NULL:
+	 * static/ has no such file; else im->err says why) and of each
+	 * published one (report decides what to say of it, e.g. its GPS).
+	 */
+	void		(*report)(void *arg, const char *src,
+			    const struct media_img *im);
+	void		*arg;
+};
+
+/* Appends html, its images rewritten, to out. Returns how many were. */
+size_t	picture_rewrite(struct buf *out, const char *html, size_t n,
+	    const struct picture_ctx *c);
+/* The static/ path an <img src> names on a page at page_url, or -1 (not
+ * a local file). out gets the path, percent-decoded, without "/" first. */
+int	picture_resolve(struct buf *out, const char *src, size_t n,
+	    const char *site_url, const char *base, const char *page_url);
+
+#endif
