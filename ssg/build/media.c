@@ -237,6 +237,24 @@ plan_copies(const struct media *m, struct media_img *im)
 	}
 }
 
+static int
+cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->img.rel,
+	    ((const struct entry *)b)->img.rel);
+}
+
+/* The entry of rel: media_probe sorts them by it. */
+static struct entry *
+find_entry(const struct media *m, const char *rel)
+{
+	struct entry key;
+
+	key.img.rel = (char *)rel;
+	return m->n == 0 ? NULL :
+	    bsearch(&key, m->e, m->n, sizeof(*m->e), cmp_entry);
+}
+
 /* The probe cache: "size sec nsec hash w h fmt flags rel" a line. */
 static void
 load_list(struct media *m)
@@ -247,7 +265,7 @@ load_list(struct media *m)
 	uint64_t hash;
 	int w, h, fmt, n;
 	unsigned int flags;
-	size_t i;
+	struct entry *e;
 
 	if (fs_read(m->list, &t) == -1)
 		return;
@@ -260,20 +278,16 @@ load_list(struct media *m)
 		    strlen(line + n) >= sizeof(rel))
 			continue;
 		snprintf(rel, sizeof(rel), "%s", line + n);
-		for (i = 0; i < m->n; i++) {
-			struct entry *e = &m->e[i];
-
-			if (e->cached || strcmp(e->img.rel, rel) != 0 ||
-			    e->size != size || e->mtime.tv_sec != sec ||
-			    e->mtime.tv_nsec != nsec)
-				continue;
-			e->img.hash = hash;
-			e->img.w = w;
-			e->img.h = h;
-			e->img.fmt = (enum media_fmt)fmt;
-			e->img.flags = flags;
-			e->cached = 1;
-		}
+		if ((e = find_entry(m, rel)) == NULL || e->cached ||
+		    e->size != size || e->mtime.tv_sec != sec ||
+		    e->mtime.tv_nsec != nsec)
+			continue;
+		e->img.hash = hash;
+		e->img.w = w;
+		e->img.h = h;
+		e->img.fmt = (enum media_fmt)fmt;
+		e->img.flags = flags;
+		e->cached = 1;
 	}
 	buf_release(&t);
 }
@@ -404,6 +418,8 @@ media_probe(struct media *m, size_t threads)
 {
 	size_t i, miss = 0;
 
+	/* by name: the cache's lines and every <img> find theirs quickly */
+	qsort(m->e, m->n, sizeof(*m->e), cmp_entry);
 	load_list(m);
 	for (i = 0; i < m->n; i++)
 		miss += !m->e[i].cached;
@@ -453,14 +469,9 @@ media_hash(const struct media *m)
 const struct media_img *
 media_find(const struct media *m, const char *rel)
 {
-	size_t i;
+	const struct entry *e = m != NULL ? find_entry(m, rel) : NULL;
 
-	if (m == NULL)
-		return NULL;
-	for (i = 0; i < m->n; i++)
-		if (strcmp(m->e[i].img.rel, rel) == 0)
-			return &m->e[i].img;
-	return NULL;
+	return e != NULL ? &e->img : NULL;
 }
 
 int
