@@ -353,6 +353,50 @@ pictures(struct build *b, const struct page_job *j, struct buf *page)
 }
 
 static void
+hook_ctx(struct build *b, struct picture_ctx *c, const char *page_url)
+{
+	memset(c, 0, sizeof(*c));
+	c->m = b->media;
+	c->site_url = b->c.site_url;
+	c->base = config_base_path(&b->c);
+	c->page_url = page_url;
+}
+
+static int
+image_copy(void *arg, const char *src, const char *page_url,
+    enum image_use use, struct buf *url, int *w, int *h)
+{
+	struct picture_ctx c;
+
+	hook_ctx(arg, &c, page_url);
+	return picture_copy(&c, src, use, url, w, h);
+}
+
+static void
+image_feed_html(void *arg, struct buf *out, const char *html, size_t n,
+    const char *page_url)
+{
+	struct picture_ctx c;
+
+	hook_ctx(arg, &c, page_url);
+	c.feed = 1;
+	picture_rewrite(out, html, n, &c);
+}
+
+/* What feeds, link previews and the capsule show of the images. */
+static const struct image_hook *
+image_hook(struct build *b)
+{
+	if (!media_on(b->media))
+		return NULL;
+	b->images.copy = image_copy;
+	b->images.feed_html = image_feed_html;
+	b->images.arg = b;
+	b->images.hash = media_hash(b->media);
+	return &b->images;
+}
+
+static void
 render_one(size_t i, void *arg)
 {
 	struct build *b = arg;
@@ -935,6 +979,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	b.render = render_new(&b.c, &b.ix, b.tmpl, b.locale, b.now);
 	if (b.frame != NULL)
 		render_set_frame(b.render, b.frame, d);
+	render_set_images(b.render, image_hook(&b));
 	render_set_base(b.render, b.tmpl_hash,
 	    config_hash(&b.c) ^ media_hash(b.media) * 0x9e3779b97f4a7c15ULL);
 	b.njobs = render_plan(b.render, &b.jobs);
@@ -977,6 +1022,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		co.threads = threads;
 		co.explain = o->explain;
 		co.explain_arg = o->explain_arg;
+		co.images = image_hook(&b);
 		capsule_write(&b.c, &b.ix, &co, d);
 		build_trace("capsule");
 	}

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "content.h"
 #include "fsutil.h"
+#include "image_hook.h"
 #include "siteindex.h"
 
 struct bssg_frame;
@@ -88,6 +89,8 @@ struct build {
 	int			 failed;
 	int			 list_warned;	/* "cannot save the list" said */
 	struct media		*media;		/* the images of static/ */
+	struct image_hook	 images;	/* their copies, for feeds,
+						 * previews and the capsule */
 	struct static_file	*statics;	/* static/, as walked once */
 	size_t			 nstatics, capstatics;
 };

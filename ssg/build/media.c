@@ -419,7 +419,8 @@ media_probe(struct media *m, size_t threads)
 	size_t i, miss = 0;
 
 	/* by name: the cache's lines and every <img> find theirs quickly */
-	qsort(m->e, m->n, sizeof(*m->e), cmp_entry);
+	if (m->n > 1)
+		qsort(m->e, m->n, sizeof(*m->e), cmp_entry);
 	load_list(m);
 	for (i = 0; i < m->n; i++)
 		miss += !m->e[i].cached;

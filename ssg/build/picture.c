@@ -202,17 +202,102 @@ srcset(struct buf *out, const struct picture_ctx *c,
 	buf_release(&u);
 }
 
+/* Of im's copies, the widest no wider than want (else the narrowest). */
+static int
+copy_width(const struct media_img *im, int want)
+{
+	int k, w = im->widths[0];
+
+	for (k = 0; k < im->nwidths; k++)
+		if (im->widths[k] <= want)
+			w = im->widths[k];
+	return w;
+}
+
+/* A copy's height, as libvips rounds it when it resizes to width w. */
+static int
+copy_height(const struct media_img *im, int w)
+{
+	int h = (int)((double)im->h * w / im->w + 0.5);
+
+	return h > 0 ? h : 1;
+}
+
+/* The author's attributes that are not ones the copies replace. */
+static void
+other_attrs(struct buf *out, const struct attr *a, size_t na)
+{
+	static const char *const ours[] = { "src", "srcset", "sizes",
+	    "decoding", "fetchpriority" };
+	size_t i, k;
+
+	for (i = 0; i < na; i++) {
+		for (k = 0; k < sizeof(ours) / sizeof(ours[0]); k++)
+			if (a[i].nlen == strlen(ours[k]) &&
+			    strncasecmp(a[i].name, ours[k], a[i].nlen) == 0)
+				break;
+		if (k < sizeof(ours) / sizeof(ours[0]))
+			continue;
+		buf_adds(out, " ");
+		buf_add(out, a[i].raw, a[i].rawlen);
+	}
+}
+
+/* A feed's <img>: one absolute src, the copy near 960 px. */
+static void
+feed_img(struct buf *out, const struct picture_ctx *c,
+    const struct media_img *im, const struct attr *a, size_t na)
+{
+	struct buf u = BUF_INIT;
+	int w = copy_width(im, 960);
+
+	buf_printf(&u, "%s/", c->site_url);
+	media_url(&u, im, im->fallback, w);
+	buf_adds(out, "<img src=\"");
+	esc_html(out, u.ptr, u.len);
+	buf_adds(out, "\"");
+	if (find(a, na, "width") == NULL && find(a, na, "height") == NULL)
+		buf_printf(out, " width=\"%d\" height=\"%d\"", w,
+		    copy_height(im, w));
+	other_attrs(out, a, na);
+	buf_adds(out, ">");
+	buf_release(&u);
+}
+
+int
+picture_copy(const struct picture_ctx *c, const char *src,
+    enum image_use use, struct buf *url, int *w, int *h)
+{
+	struct buf rel = BUF_INIT;
+	const struct media_img *im;
+	int rc = -1;
+
+	if (!media_on(c->m) || picture_resolve(&rel, src, strlen(src),
+	    c->site_url, c->base, c->page_url) == -1 || !media_wants(rel.ptr))
+		goto out;
+	im = media_find(c->m, rel.ptr);
+	if (im == NULL || im->err != NULL || (im->flags & MEDIA_ANIMATED) ||
+	    im->nwidths == 0)
+		goto out;
+	*w = copy_width(im, use == IMAGE_SHARE ? 1600 : 960);
+	*h = copy_height(im, *w);
+	buf_adds(url, "/");
+	media_url(url, im, im->fallback, *w);
+	rc = 0;
+out:
+	buf_release(&rel);
+	return rc;
+}
+
 /* The <picture> for an <img> with attributes a, of image im. */
 static void
 picture(struct buf *out, const struct picture_ctx *c,
     const struct media_img *im, const struct attr *a, size_t na, int first)
 {
-	static const char *const ours[] = { "src", "srcset", "sizes",
-	    "decoding", "fetchpriority" };
 	const enum media_fmt *f;
 	const char *sizes = media_sizes(c->m);
 	struct buf u = BUF_INIT;
-	size_t nf, i, k;
+	size_t nf, i;
 	int mid = 0;
 
 	f = media_formats(c->m, &nf);
@@ -229,11 +314,7 @@ picture(struct buf *out, const struct picture_ctx *c,
 	}
 	/* src: the copy nearest 960 px, what a browser without srcset
 	 * shows best in a column of text */
-	for (k = 0; k < (size_t)im->nwidths; k++)
-		if (im->widths[k] <= 960)
-			mid = im->widths[k];
-	if (mid == 0)
-		mid = im->widths[0];
+	mid = copy_width(im, 960);
 	buf_printf(&u, "%s/", c->base);
 	media_url(&u, im, im->fallback, mid);
 	buf_adds(out, "<img src=\"");
@@ -247,16 +328,7 @@ picture(struct buf *out, const struct picture_ctx *c,
 	if (find(a, na, "width") == NULL && find(a, na, "height") == NULL)
 		buf_printf(out, " width=\"%d\" height=\"%d\"", im->w, im->h);
 	/* the author's other attributes as written (alt, title, class) */
-	for (i = 0; i < na; i++) {
-		for (k = 0; k < sizeof(ours) / sizeof(ours[0]); k++)
-			if (a[i].nlen == strlen(ours[k]) &&
-			    strncasecmp(a[i].name, ours[k], a[i].nlen) == 0)
-				break;
-		if (k < sizeof(ours) / sizeof(ours[0]))
-			continue;
-		buf_adds(out, " ");
-		buf_add(out, a[i].raw, a[i].rawlen);
-	}
+	other_attrs(out, a, na);
 	if (find(a, na, "loading") == NULL)
 		buf_adds(out, first ? " fetchpriority=\"high\"" :
 		    " loading=\"lazy\"");
@@ -309,7 +381,10 @@ picture_rewrite(struct buf *out, const char *html, size_t n,
 				c->report(c->arg, srcz.ptr, im);
 			if (im != NULL && im->err == NULL &&
 			    !(im->flags & MEDIA_ANIMATED) && im->nwidths > 0) {
-				picture(out, c, im, a, na, done == 0);
+				if (c->feed)
+					feed_img(out, c, im, a, na);
+				else
+					picture(out, c, im, a, na, done == 0);
 				done++;
 				s = tag_end;
 				continue;

@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include "image_hook.h"
+
 struct buf;
 struct media;
 struct media_img;
@@ -32,11 +34,20 @@ struct picture_ctx {
 	void		(*report)(void *arg, const char *src,
 			    const struct media_img *im);
 	void		*arg;
+	/* for a feed: each <img> keeps one src, the absolute URL of the
+	 * copy near 960 px (a feed reader has no page to resolve against,
+	 * and many show no <picture>) */
+	int		 feed;
 };
 
 /* Appends html, its images rewritten, to out. Returns how many were. */
 size_t	picture_rewrite(struct buf *out, const char *html, size_t n,
 	    const struct picture_ctx *c);
+/* The copy of the image src names on the page at c->page_url for use
+ * (see image_hook.h): url gets its path from the site's root, w and h
+ * its size. -1 when src is no image published in copies. */
+int	picture_copy(const struct picture_ctx *c, const char *src,
+	    enum image_use use, struct buf *url, int *w, int *h);
 /* The static/ path an <img src> names on a page at page_url, or -1 (not
  * a local file). out gets the path, percent-decoded, without "/" first. */
 int	picture_resolve(struct buf *out, const char *src, size_t n,

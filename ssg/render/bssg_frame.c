@@ -242,6 +242,10 @@ header_value(void *arg, const char *name, int spaced, struct buf *out)
 			buf_adds(out, "<meta property=\"og:image\" content=\"");
 			add_html(out, p->image);
 			buf_adds(out, "\">");
+			if (p->image_w > 0)
+				buf_printf(out, "\n<meta property=\"og:image:width\" "
+				    "content=\"%d\">\n<meta property=\"og:image:height\" "
+				    "content=\"%d\">", p->image_w, p->image_h);
 		}
 	} else if (strcmp(name, "twitter_image") == 0) {
 		if (p->image != NULL) {

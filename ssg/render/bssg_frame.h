@@ -45,6 +45,7 @@ struct bssg_page {
 	const char	*site_title, *site_url, *site_description;
 	const char	*title, *url, *og_type, *description;
 	const char	*image;			/* absolute URL or NULL */
+	int		 image_w, image_h;	/* its size, or 0 */
 	const char	*schema;		/* a <script> element or NULL */
 	const char	*fediverse_creator;	/* @name@server or NULL */
 	const char	*tag_rss_link;		/* a <link> or NULL */

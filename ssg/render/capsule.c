@@ -20,6 +20,7 @@
 #include "fsutil.h"
 #include "gemtext.h"
 #include "hash.h"
+#include "image_hook.h"
 #include "manifest.h"
 #include "output.h"
 #include "mem.h"
@@ -260,6 +261,52 @@ page_fp(const struct cap *k, const struct post *p, const char *rel,
 	return h;
 }
 
+/*
+ * The "=> " lines of a body from "from" on that name an image of the
+ * site: the absolute URL of its copy near 960 px, the size a Gemini
+ * client shows, without the original's metadata. The capsule holds no
+ * images: a client opens the copy over HTTPS.
+ */
+static void
+link_images(const struct cap *k, const struct post *p,
+    struct buf *gem, size_t from)
+{
+	const struct image_hook *h = k->o->images;
+	struct buf out = BUF_INIT, src = BUF_INIT, u = BUF_INIT;
+	const char *s, *end, *nl, *sp;
+	int w, hh;
+
+	if (h == NULL || h->copy == NULL || gem->len <= from)
+		return;
+	s = gem->ptr + from;
+	end = gem->ptr + gem->len;
+	for (; s < end; s = nl) {
+		nl = memchr(s, '\n', (size_t)(end - s));
+		nl = nl != NULL ? nl + 1 : end;
+		if (nl - s > 3 && strncmp(s, "=> ", 3) == 0) {
+			for (sp = s + 3; sp < nl && *sp != ' ' && *sp != '\n'; sp++)
+				;
+			buf_clear(&src);
+			buf_add(&src, s + 3, (size_t)(sp - s - 3));
+			buf_clear(&u);
+			if (h->copy(h->arg, src.ptr, p->url, IMAGE_INLINE, &u, &w,
+			    &hh) == 0) {
+				buf_adds(&out, "=> ");
+				buf_adds(&out, k->c->site_url);
+				buf_adds(&out, u.ptr);
+				buf_add(&out, sp, (size_t)(nl - sp));
+				continue;
+			}
+		}
+		buf_add(&out, s, (size_t)(nl - s));
+	}
+	gem->len = from;
+	buf_add(gem, out.ptr != NULL ? out.ptr : "", out.len);
+	buf_release(&out);
+	buf_release(&src);
+	buf_release(&u);
+}
+
 /* One post or page as gemtext, with the posts before and after it (or
  * NULL); 0, 1 when left out, -1 on error. Not rendered when its file
  * holds what it would show. */
@@ -272,7 +319,7 @@ page(struct cap *k, const struct post *p, const struct post *newer,
 	struct frontmatter fm;
 	struct diag *quiet;
 	uint64_t fp;
-	size_t i;
+	size_t i, body;
 	int rc = -1;
 
 	if (p->is_html) {
@@ -293,6 +340,7 @@ page(struct cap *k, const struct post *p, const struct post *newer,
 		buf_printf(&gem, " by %s\n\n", siteindex_author(k->ix, p));
 	}
 	quiet = diag_new();
+	body = gem.len;
 	/* made from the tree the HTML came from, when this build parsed
 	 * it; else read again (the build has read and checked it: its
 	 * problems are reported) */
@@ -311,6 +359,7 @@ page(struct cap *k, const struct post *p, const struct post *newer,
 			    "here.)\n");
 		frontmatter_release(&fm);
 	}
+	link_images(k, p, &gem, body);
 	if (p->ntags > 0) {
 		buf_adds(&gem, "\nTags:");
 		for (i = 0; i < p->ntags; i++)
@@ -537,7 +586,7 @@ capsule_write(const struct site_config *c, const struct site_index *ix,
 	had_list = manifest_count(k->old) > 0;
 	manifest_index(k->old);
 	hb[0] = config_hash(c);
-	hb[1] = CAPSULE_FORMAT;
+	hb[1] = CAPSULE_FORMAT ^ (o->images != NULL ? o->images->hash : 0);
 	k->base = hash64(hb, sizeof(hb));
 	/* Which posts made it into the capsule, by their index. */
 	for (i = 0; i < ix->nposts; i++)

@@ -8,6 +8,8 @@ struct manifest;
 struct site_config;
 struct site_index;
 
+struct image_hook;
+
 struct capsule_opts {
 	const char	*dir;		/* the capsule folder */
 	const char	*list;		/* its files' list, in .ssg-cache/ */
@@ -22,6 +24,8 @@ struct capsule_opts {
 	void		(*explain)(const char *path, const char *why,
 			    void *arg);
 	void		*explain_arg;
+	/* links to the site's images name their copies; may be NULL */
+	const struct image_hook *images;
 };
 
 /*

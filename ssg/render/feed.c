@@ -6,6 +6,7 @@
 #include "content.h"
 #include "datetime.h"
 #include "escape.h"
+#include "image_hook.h"
 #include "serve.h"
 
 static void
@@ -24,6 +25,39 @@ xml_url(struct buf *out, const struct site_config *c, const char *path)
 	}
 	xml_text(out, c->site_url);
 	xml_text(out, path);
+}
+
+/* A post's HTML with its images as a feed reader gets them (absolute
+ * URLs: a reader has no page to resolve "/images/a.jpg" against). */
+static const char *
+item_html(const struct feed *f, const struct post *p, struct buf *tmp)
+{
+	if (f->images == NULL || f->images->feed_html == NULL)
+		return p->html;
+	buf_clear(tmp);
+	f->images->feed_html(f->images->arg, tmp, p->html, strlen(p->html),
+	    p->url);
+	return tmp->ptr != NULL ? tmp->ptr : "";
+}
+
+/* The featured image's absolute URL (its shared copy where there is one)
+ * and its type. */
+static const char *
+item_image(const struct site_config *c, const struct feed *f,
+    const struct post *p, struct buf *out)
+{
+	struct buf u = BUF_INIT;
+	const char *path = p->image;
+	int w, h;
+
+	if (f->images != NULL && f->images->copy != NULL &&
+	    f->images->copy(f->images->arg, p->image, p->url, IMAGE_SHARE, &u,
+	    &w, &h) == 0)
+		path = u.ptr;
+	xml_url(out, c, path);
+	path = mime_type(path);
+	buf_release(&u);
+	return path;
 }
 
 static void
@@ -63,6 +97,8 @@ void
 feed_rss(struct buf *out, const struct site_config *c, const struct feed *f)
 {
 	const struct post *p;
+	struct buf tmp = BUF_INIT;
+	const char *type;
 	size_t i, j, n = item_count(c, f);
 
 	buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -104,22 +140,25 @@ feed_rss(struct buf *out, const struct site_config *c, const struct feed *f)
 		for (j = 0; j < p->ntags; j++)
 			xml_elem(out, "category", p->tags[j].name);
 		xml_elem(out, "description", c->rss_include_full_content ?
-		    p->html : p->description);
+		    item_html(f, p, &tmp) : p->description);
 		if (p->image != NULL) {
 			buf_adds(out, "<media:content url=\"");
-			xml_url(out, c, p->image);
+			type = item_image(c, f, p, out);
 			buf_printf(out, "\" medium=\"image\" type=\"%s\"/>\n",
-			    mime_type(p->image));
+			    type);
 		}
 		buf_adds(out, "</item>\n");
 	}
 	buf_adds(out, "</channel>\n</rss>\n");
+	buf_release(&tmp);
 }
 
 void
 feed_atom(struct buf *out, const struct site_config *c, const struct feed *f)
 {
 	const struct post *p;
+	struct buf tmp = BUF_INIT;
+	const char *type;
 	size_t i, j, n = item_count(c, f);
 	time_t updated = newest(f, n);
 
@@ -167,17 +206,18 @@ feed_atom(struct buf *out, const struct site_config *c, const struct feed *f)
 		buf_adds(out, "</summary>\n");
 		if (c->rss_include_full_content) {
 			buf_adds(out, "<content type=\"html\">");
-			xml_text(out, p->html);
+			xml_text(out, item_html(f, p, &tmp));
 			buf_adds(out, "</content>\n");
 		}
 		if (p->image != NULL) {
 			buf_adds(out, "<link rel=\"enclosure\" href=\"");
-			xml_url(out, c, p->image);
-			buf_printf(out, "\" type=\"%s\"/>\n", mime_type(p->image));
+			type = item_image(c, f, p, out);
+			buf_printf(out, "\" type=\"%s\"/>\n", type);
 		}
 		buf_adds(out, "</entry>\n");
 	}
 	buf_adds(out, "</feed>\n");
+	buf_release(&tmp);
 }
 
 void

@@ -6,6 +6,7 @@
 
 #include "buf.h"
 
+struct image_hook;
 struct post;
 struct site_config;
 
@@ -20,6 +21,8 @@ struct feed {
 	const char		 *page_path;	/* the page it is the feed of */
 	struct post *const	 *posts;	/* newest first */
 	size_t			  n;		/* at most rss_item_limit are used */
+	/* the site's images as feed readers get them, or NULL */
+	const struct image_hook	 *images;
 };
 
 void	feed_rss(struct buf *out, const struct site_config *c,

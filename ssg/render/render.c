@@ -13,6 +13,7 @@
 #include "datetime.h"
 #include "escape.h"
 #include "gemtext.h"
+#include "image_hook.h"
 #include "locale.h"
 #include "markdown.h"
 #include "mem.h"
@@ -71,11 +72,27 @@ set_image(const struct render *r, struct val *m, const struct post *p)
 /* The absolute URL of a featured image, for feeds and link previews. */
 void
 render_abs_image(const struct render *r, struct buf *out,
-    const char *image)
+    const char *image, const char *page_url, int *w, int *h)
 {
+	struct buf u = BUF_INIT;
+
+	*w = *h = 0;
+	if (r->images != NULL && r->images->copy != NULL &&
+	    r->images->copy(r->images->arg, image, page_url, IMAGE_SHARE, &u,
+	    w, h) == 0)
+		image = u.ptr;
+	else
+		*w = *h = 0;
 	if (image[0] == '/' && image[1] != '/')
 		buf_adds(out, r->c->site_url);
 	buf_adds(out, image);
+	buf_release(&u);
+}
+
+void
+render_set_images(struct render *r, const struct image_hook *h)
+{
+	r->images = h;
 }
 
 static struct val *
@@ -397,8 +414,14 @@ post_meta(const struct render *r, struct val *page, const struct post *p)
 	    author)) != NULL)
 		val_set_str(page, "fediverse_creator", fc);
 	if (p->image != NULL) {
-		render_abs_image(r, &img, p->image);
+		int w, h;
+
+		render_abs_image(r, &img, p->image, p->url, &w, &h);
 		val_set_str(page, "image", img.ptr);
+		if (w > 0) {
+			val_set_num(page, "image_width", w);
+			val_set_num(page, "image_height", h);
+		}
 	}
 	buf_adds(&j, "{\"@context\":\"https://schema.org\",\"@type\":\"");
 	buf_adds(&j, p->kind == CONTENT_POST ? "BlogPosting" : "WebPage");

@@ -9,6 +9,7 @@
 
 struct bssg_frame;
 struct diag;
+struct image_hook;
 struct locale;
 struct site_config;
 struct site_index;
@@ -67,6 +68,9 @@ void		 render_free(struct render *r);
  */
 void		 render_set_frame(struct render *r, struct bssg_frame *f,
 		    struct diag *d);
+/* How link previews and feeds name the site's images (see image_hook.h);
+ * h must outlive r. */
+void		 render_set_images(struct render *r, const struct image_hook *h);
 /* Every output of the site, in a stable order. Caller frees with
  * render_jobs_free, after render_free. The sitemap lists these pages, so
  * render_page needs this plan made first. */

@@ -258,7 +258,8 @@ values(const struct render *r, const struct page_job *j,
 			pg->description = fb->desc.ptr;
 		}
 		if (p->image != NULL) {
-			render_abs_image(r, &fb->image, p->image);
+			render_abs_image(r, &fb->image, p->image, p->url,
+			    &pg->image_w, &pg->image_h);
 			pg->image = fb->image.ptr;
 		}
 		pg->fediverse_creator = render_fediverse_creator(r,

@@ -10,6 +10,8 @@ struct bssg_frame;
 struct post;
 struct val;
 
+struct image_hook;
+
 struct render {
 	const struct site_config	*c;
 	const struct site_index		*ix;
@@ -27,6 +29,7 @@ struct render {
 	int				 year;	/* of the build, for footers */
 	struct bssg_frame		*frame;	/* a BSSG site's header and
 						 * footer, or NULL */
+	const struct image_hook		*images; /* or NULL */
 };
 
 /* base path + path from the root: the href of an internal page. */
@@ -46,9 +49,10 @@ int	 render_tmpl(const struct render *r, const char *name, struct val *top,
 /* A list of post summaries. */
 struct val *post_list(const struct render *r, struct post *const *posts,
 	    size_t n, int full);
-/* The absolute URL of a featured image. */
+/* The absolute URL of a featured image (of its copy for link previews,
+ * whose size goes to w and h; else they are 0), on the page at page_url. */
 void	 render_abs_image(const struct render *r, struct buf *out,
-	    const char *image);
+	    const char *image, const char *page_url, int *w, int *h);
 /* A page's fediverse:creator: the post's own, its author's, the site's
  * (NULL: none). */
 const char *render_fediverse_creator(const struct render *r,

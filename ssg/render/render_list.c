@@ -251,6 +251,7 @@ render_feed(const struct render *r, const struct page_job *j,
 		f.title = title.ptr;
 	f.self_path = self.ptr;
 	f.page_path = page.ptr;
+	f.images = r->images;
 	if (j->kind == PAGE_ATOM)
 		feed_atom(out, r->c, &f);
 	else

@@ -193,4 +193,38 @@ check "... with a warning of its GPS position" grep -q 'river.jpg: warning: hold
 check "... and the pictures" grep -q '<picture>' "$H"
 fi
 
+if part share; then
+# what is not a page shows one copy: link previews the widest (up to
+# 1600 px), feeds and the Gemini capsule the one near 960 px, absolute
+cat >"$S/posts/2025-03-04-share.md" <<'EOF'
+---
+title: Shared
+date: 2025-03-04
+image: /images/river.jpg
+---
+The river again:
+
+![The river in April](../../../../images/river.jpg)
+EOF
+"$SSG" build -C "$S" -q --set gemini=true --set rss_include_full_content=true >"$T/out" 2>"$T/err"
+P="$O/2025/03/04/shared/index.html"
+og=$(sed -n 's/.*<meta property="og:image" content="http:\/\/photos.example\/\([^"]*\)">.*/\1/p' "$P")
+check "og:image is the widest copy, a JPEG without metadata ($og)" sh -c "echo '$og' | grep -q '^images/river-1000\.[0-9a-f]*\.jpg$' && test -f '$O/$og' && test -z \"\$(exiftool -q -q -s -GPS:all -EXIF:all '$O/$og')\""
+check "og:image:width and height are the copy's ($(shape "$O/$og"))" sh -c "grep -q '<meta property=\"og:image:width\" content=\"1000\">' '$P' && grep -q '<meta property=\"og:image:height\" content=\"1800\">' '$P' && test '$(shape "$O/$og")' = 1000x1800"
+check "twitter:image and the JSON-LD image are the copy too" sh -c "grep -q '<meta name=\"twitter:image\" content=\"http://photos.example/$og\">' '$P' && grep -q '\"image\":\"http://photos.example/$og\"' '$P'"
+check "the RSS item's media:content is the copy" grep -q "<media:content url=\"http://photos.example/$og\" medium=\"image\" type=\"image/jpeg\"/>" "$O/rss.xml"
+check "the Atom entry's enclosure is the copy" grep -q "<link rel=\"enclosure\" href=\"http://photos.example/$og\" type=\"image/jpeg\"/>" "$O/atom.xml"
+check "a feed's <img> is the 960 px copy, absolute, sized (a relative src too)" \
+    test "$(grep -o '&lt;img src=&quot;http://photos.example/images/river-960\.[0-9a-f]*\.jpg&quot; width=&quot;960&quot; height=&quot;1728&quot; alt=&quot;The river in [A-Za-z]*&quot;&gt;' "$O/rss.xml" | wc -l)" -eq 2
+check "a feed's <img> has no srcset, no picture" sh -c "! grep -q 'srcset\|&lt;picture' '$O/rss.xml' '$O/atom.xml'"
+c960=$(sed -n 's/.*\(images\/river-960\.[0-9a-f]*\.jpg\).*/\1/p' "$O/rss.xml" | head -1)
+check "the 960 px copy the feed names is published, 960 wide" test "$(shape "$O/$c960" | cut -dx -f1)" = 960
+check "the capsule links the 960 px copy over HTTPS" grep -qx "=> http://photos.example/$c960 The river in April" "$O/../capsule/2025/03/04/shared/index.gmi"
+check "the capsule keeps a remote image as written" grep -qx "=> https://elsewhere.example/a.jpg remote" "$O/../capsule/2025/03/01/a-walk/index.gmi"
+"$SSG" build -C "$S" -q --set gemini=true --set rss_include_full_content=true --set images=false >"$T/out" 2>"$T/err"
+check "images: false: og:image is the original" grep -q '<meta property="og:image" content="http://photos.example/images/river.jpg">' "$P"
+check "... the capsule links the original" grep -qx "=> ../../../../images/river.jpg The river in April" "$O/../capsule/2025/03/04/shared/index.gmi"
+rm -f "$S/posts/2025-03-04-share.md"
+fi
+
 summary
