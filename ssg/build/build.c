@@ -287,6 +287,7 @@ struct pic_report {
 	const struct post	*p;	/* the post or page shown, or NULL */
 	const struct media_img	*said[16];	/* GPS told of, on this page */
 	size_t			 nsaid;
+	int			 bad;	/* an image is missing or broken */
 };
 
 /* What a post's images need said, at the post: said once, as a post's
@@ -300,6 +301,8 @@ pic_report(void *arg, const char *src, const struct media_img *im)
 	if (r->p == NULL)
 		return;
 	file = r->p->src;
+	if (im == NULL || im->err != NULL)
+		r->bad = 1;
 	if (im == NULL)
 		diag_error(r->b->d, file, line_of(file, src), "image %s: "
 		    "static/ has no such file", src);
@@ -320,8 +323,9 @@ pic_report(void *arg, const char *src, const struct media_img *im)
 	}
 }
 
-/* A rendered HTML page's images as <picture>s (picture.h). */
-static void
+/* A rendered HTML page's images as <picture>s (picture.h). Returns 1
+ * when the page shows an image that is missing or cannot be published. */
+static int
 pictures(struct build *b, const struct page_job *j, struct buf *page)
 {
 	struct picture_ctx c;
@@ -331,7 +335,7 @@ pictures(struct build *b, const struct page_job *j, struct buf *page)
 
 	if (!media_on(b->media) || x == NULL || strcmp(x, ".html") != 0 ||
 	    strstr(page->ptr, "<img") == NULL)
-		return;
+		return 0;
 	memset(&r, 0, sizeof(r));
 	r.b = b;
 	if (j->kind == PAGE_POST)
@@ -350,6 +354,7 @@ pictures(struct build *b, const struct page_job *j, struct buf *page)
 		*page = out;
 	} else
 		buf_release(&out);
+	return r.bad;
 }
 
 static void
@@ -402,10 +407,10 @@ render_one(size_t i, void *arg)
 	struct build *b = arg;
 	struct page_job *j = &b->jobs[b->dirty[i].job];
 	struct buf out = BUF_INIT, err = BUF_INIT;
-	int changed = 1, rc = render_page(b->render, j, &out, &err);
+	int changed = 1, rc = render_page(b->render, j, &out, &err), bad = 0;
 
 	if (rc == 0)
-		pictures(b, j, &out);
+		bad = pictures(b, j, &out);
 	if (rc == -1) {
 		diag_error(b->d, j->out_path, 0, "%s", err.ptr);
 		b->failed = 1;
@@ -418,8 +423,11 @@ render_one(size_t i, void *arg)
 		b->failed = 1;
 	else {
 		siblings(b, j->out_path, out.ptr, out.len, changed);
-		manifest_add(b->manifest, j->out_path, b->fps[b->dirty[i].job],
-		    render_base(b->render));
+		/* a page with a bad image is made again, and its errors
+		 * said again, until the image is fixed: its fingerprint is
+		 * one no page has (but 1 in 2^64) */
+		manifest_add(b->manifest, j->out_path,
+		    bad ? 1 : b->fps[b->dirty[i].job], render_base(b->render));
 		if (changed)
 			__atomic_add_fetch(&b->st->written, 1, __ATOMIC_RELAXED);
 	}

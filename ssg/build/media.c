@@ -41,6 +41,14 @@ static const char *const fmt_mime[MF_NFMT] = {
 static pthread_mutex_t vips_lock = PTHREAD_MUTEX_INITIALIZER;
 static int vips_state;		/* 0 not tried, 1 ready, -1 failed */
 
+/* libvips' own threads stopped before the process ends, so that none is
+ * left for exit() and the leak checker to find. */
+static void
+vips_stop(void)
+{
+	vips_shutdown();
+}
+
 /* libvips, loaded and started once; 0 or -1 (recorded in d). */
 int
 media_vips_ready(struct diag *d)
@@ -54,7 +62,13 @@ media_vips_ready(struct diag *d)
 			/* ssg runs one image per core itself */
 			vips_concurrency_set(1);
 			vips_cache_set_max(0);
+			/* no run-time compiled SIMD (liborc): two threads
+			 * compiling at once crashed in orc_code_allocate_codemem
+			 * (one build in a few hundred); libvips' C paths make
+			 * the same pixels */
+			vips_vector_set_enabled(0);
 			vips_state = 1;
+			atexit(vips_stop);
 		}
 	}
 	pthread_mutex_unlock(&vips_lock);

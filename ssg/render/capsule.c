@@ -567,6 +567,9 @@ capsule_write(const struct site_config *c, const struct site_index *ix,
 	struct stat st;
 	size_t i, max = 0;
 	int rc = 0, had_list, fresh;
+	/* the capsule's own errors: a missing image of a post is the HTML
+	 * pages' problem, and a deleted post leaves the capsule anyway */
+	size_t errors_before = diag_count(d, DIAG_ERROR);
 
 	fresh = stat(dir, &st) == -1 && errno == ENOENT;
 	/* (replaced files go through dir/.ssg-tmp, removed at the end) */
@@ -634,7 +637,7 @@ capsule_write(const struct site_config *c, const struct site_index *ix,
 		rc = -1;
 	/* After a good build only: a failed one removes nothing, and keeps
 	 * listing what it did not get to, as it is on disk. */
-	if (rc == 0 && diag_count(d, DIAG_ERROR) == 0) {
+	if (rc == 0 && diag_count(d, DIAG_ERROR) == errors_before) {
 		manifest_remove_stale(k->old, k->cur, dir, d);
 		/* (a folder made now holds only what this build wrote) */
 		if (!had_list && !k->fresh)

@@ -8,6 +8,7 @@
  * call lazy_vips_load() before the first function of the library.
  */
 #include <vips/vips.h>
+#include <vips/vector.h>
 
 #include "diag.h"
 
@@ -27,7 +28,9 @@
 	X(vips_image_write_to_file) \
 	X(vips_init) \
 	X(vips_min) \
+	X(vips_shutdown) \
 	X(vips_thumbnail_buffer) \
+	X(vips_vector_set_enabled) \
 	X(vips_version_string)
 
 struct lazy_vips {
@@ -56,7 +59,9 @@ int	lazy_vips_load(struct diag *d);
 #define vips_image_write_to_file	(lazy_vips.vips_image_write_to_file)
 #define vips_init	(lazy_vips.vips_init)
 #define vips_min	(lazy_vips.vips_min)
+#define vips_shutdown	(lazy_vips.vips_shutdown)
 #define vips_thumbnail_buffer	(lazy_vips.vips_thumbnail_buffer)
+#define vips_vector_set_enabled	(lazy_vips.vips_vector_set_enabled)
 #define vips_version_string	(lazy_vips.vips_version_string)
 #endif
 

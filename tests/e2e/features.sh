@@ -93,7 +93,8 @@ check "Atom dates are RFC 3339" grep -Eq '<updated>[0-9]{4}-[0-9]{2}-[0-9]{2}T[0
 check "lastmod as atom:updated in RSS" contains "$O/rss.xml" '<atom:updated>2025-03-01T12:00:00Z</atom:updated>'
 check "RSS self link" contains "$O/rss.xml" '<atom:link href="https://example.org/rss.xml" rel="self"'
 check "RSS creator" contains "$O/rss.xml" '<dc:creator>Site Owner</dc:creator>'
-check "RSS image" contains "$O/rss.xml" '<media:content url="https://example.org/img/pic.png" medium="image" type="image/png"/>'
+# the image as shared: its published copy (metadata stripped), by absolute URL
+check "RSS image" grep -Eq '<media:content url="https://example.org/img/pic-1\.[0-9a-f]{8}\.png" medium="image" type="image/png"/>' "$O/rss.xml"
 check "titles escaped in XML" contains "$O/rss.xml" '<title>Features &lt;script&gt;&amp;&quot;&apos;</title>'
 check "sitemap lists posts with lastmod" grep -q '<loc>https://example.org/2025/02/03/gamma/</loc><lastmod>2025-03-01T12:00:00Z</lastmod>' "$O/sitemap.xml"
 check "robots.txt names the sitemap" contains "$O/robots.txt" 'Sitemap: https://example.org/sitemap.xml'
@@ -105,7 +106,8 @@ check "OpenGraph type article" contains "$G" '<meta property="og:type" content="
 check "OpenGraph URL" contains "$G" '<meta property="og:url" content="https://example.org/2025/02/03/gamma/">'
 check "Twitter card" contains "$G" '<meta name="twitter:card" content="summary">'
 D="$O/2024/12/31/delta/index.html"
-check "OpenGraph image is absolute" contains "$D" '<meta property="og:image" content="https://example.org/img/pic.png">'
+check "OpenGraph image is absolute" grep -Eq '<meta property="og:image" content="https://example.org/img/pic-1\.[0-9a-f]{8}\.png">' "$D"
+check "OpenGraph image size" contains "$D" '<meta property="og:image:width" content="1">'
 check "caption escaped in HTML" contains "$D" '<div class="image-caption">Cap &lt;script&gt;&amp;&quot;&#39;</div>'
 check "caption escaped in alt attribute" contains "$D" 'alt="Cap &lt;script&gt;&amp;&quot;&#39;"'
 check "Updated on shown when lastmod differs" contains "$G" 'class="dt-updated"'

@@ -170,6 +170,19 @@ check "a truncated PNG is an error naming it" grep -q 'static/images/cut.png: er
 check "a file that is no image is an error naming it" grep -q "static/images/text.jpg: error: not an image libvips can read" "$T/err"
 check "the rest is built" grep -q '/images/river-960' "$H"
 check "a bad image is not published" test ! -e "$O/images/cut.jpg"
+# nothing changed, and the post is made again: its errors are said again
+"$SSG" build -C "$S" >"$T/out" 2>"$T/err"
+check "a second build fails too" test $? -eq 1
+check "... at the post with the missing image" grep -q 'posts/2025-03-02-bad.md:5: error: image /images/gone.jpg: static/ has no such file' "$T/err"
+# a post deleted while another shows a missing image leaves the capsule:
+# that error is the HTML pages', not the capsule's
+printf -- '---\ntitle: Brief\ndate: 2025-03-03\n---\nBrief.\n' >"$S/posts/2025-03-03-brief.md"
+"$SSG" build -C "$S" -q --set gemini=true >"$T/out" 2>"$T/err"
+check "... (the capsule holds the post first)" test -e "$O/../capsule/2025/03/03/brief/index.gmi"
+rm "$S/posts/2025-03-03-brief.md"
+"$SSG" build -C "$S" -q --set gemini=true >"$T/out" 2>"$T/err"
+check "a deleted post leaves the capsule despite a missing image" test ! -e "$O/../capsule/2025/03/03/brief/index.gmi"
+check "... and the HTML" test ! -e "$O/2025/03/03/brief/index.html"
 rm -f "$S/static/images/cut.jpg" "$S/static/images/cut.png" "$S/static/images/text.jpg" "$S/posts/2025-03-02-bad.md"
 fi
 
