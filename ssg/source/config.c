@@ -401,6 +401,43 @@ config_load(struct site_config *c, const char *path, int optional,
 	return rc;
 }
 
+/* A list from the command line, written as config_get() reads it out:
+ * "a, b" or "[a, b]"; "" or "[]" for none. */
+static int
+set_list(struct cstrs *l, const char *text)
+{
+	const char *p = text, *e = text + strlen(text), *q;
+
+	while (p < e && *p == ' ')
+		p++;
+	while (e > p && e[-1] == ' ')
+		e--;
+	if (p < e && *p == '[' && e[-1] == ']') {
+		p++;
+		e--;
+	}
+	strs_clear(l);
+	while (p < e) {
+		const char *a, *b;
+		char *item;
+
+		q = memchr(p, ',', (size_t)(e - p));
+		if (q == NULL)
+			q = e;
+		for (a = p; a < q && *a == ' '; a++)
+			;
+		for (b = q; b > a && b[-1] == ' '; b--)
+			;
+		if (b > a) {
+			item = xstrndup(a, (size_t)(b - a));
+			strs_add(l, item);
+			free(item);
+		}
+		p = q + 1;
+	}
+	return 0;
+}
+
 int
 config_set(struct site_config *c, const char *key, const char *value,
     const char *origin, struct diag *d)
@@ -411,6 +448,8 @@ config_set(struct site_config *c, const char *key, const char *value,
 		diag_error(d, origin, 0, "unknown setting '%s'", key);
 		return -1;
 	}
+	if (k->kind == CK_LIST)
+		return set_list(strs_field(c, k), value);
 	return set_value(c, k, value, origin, 0, d);
 }
 

@@ -59,6 +59,16 @@ main(void)
 	OK(config_set(&c, "theme", "dark", "--theme", d) == 0, "override");
 	IS_STR(c.theme, "dark", "override applied");
 	OK(config_set(&c, "nope", "1", "--set", d) == -1, "unknown override fails");
+	/* a list as config_get() writes it, brackets or not */
+	OK(config_set(&c, "image_formats", "[avif, webp]", "--set", d) == 0 &&
+	    c.image_formats.n == 2, "--set reads a list of two");
+	IS_STR(c.image_formats.v[1], "webp", "... its second item");
+	OK(config_set(&c, "image_widths", " 480 ,960,", "--set", d) == 0 &&
+	    c.image_widths.n == 2, "... without brackets, spaces and the "
+	    "empty item dropped");
+	IS_STR(config_get(&c, "image_widths"), "480, 960", "... read back");
+	OK(config_set(&c, "image_widths", "[]", "--set", d) == 0 &&
+	    c.image_widths.n == 0, "... [] is none");
 	{
 		uint64_t h0 = config_hash(&c), h1;
 
