@@ -8,7 +8,9 @@ document order with their depth, and the words between them. ssg's list
 must be BSSG's: the same elements, nesting and words, and every class
 BSSG gives an element on ssg's element too. ssg may add classes and
 attributes, and one element BSSG has none of: the skip link, which is
-hidden until focused. The footer's generator line names ssg, and the
+hidden until focused. An image of ssg's may stand in a <picture> with
+its <source>s (the copies made for the screen), which BSSG's bare <img>
+is compared with as if the <picture> were not there. The footer's generator line names ssg, and the
 copyright year is the build's. A tag named with --extra-tag may be
 linked from ssg's post where BSSG leaves it out (BSSG's post page drops a
 tag whose name has no ASCII letter or digit, though it writes the tag's
@@ -37,6 +39,8 @@ class Tree(HTMLParser):
             return
         if not self.on:
             return
+        if tag in ('picture', 'source'):
+            return
         a = dict(attrs)
         classes = set((a.get('class') or '').split())
         if self.skip or 'skip-link' in classes:
@@ -50,7 +54,7 @@ class Tree(HTMLParser):
     def handle_endtag(self, tag):
         if tag == 'body':
             self.on = False
-        if not self.on or tag in VOID:
+        if not self.on or tag in VOID or tag == 'picture':
             return
         if self.skip:
             self.skip -= 1

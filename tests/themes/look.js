@@ -37,6 +37,9 @@ function check(what, ok, detail) {
 	else { failed++; console.log(`FAIL ${what}${detail ? ': ' + detail : ''}`); }
 }
 
+const TYPES = { '.jpg': 'image/jpeg', '.png': 'image/png', '.webp': 'image/webp',
+    '.avif': 'image/avif', '.gif': 'image/gif', '.svg': 'image/svg+xml' };
+
 // A server for one side of one sheet. BSSG's pages get this server's
 // address for their site URL and the build's year for BSSG's (the
 // recording's) in the copyright line; its stylesheet is the sheet itself.
@@ -58,11 +61,26 @@ function serve(dir, sheet) {
 			}
 			body = Buffer.from(s);
 		}
-		const type = p.endsWith('.css') ? 'text/css' : 'text/html; charset=utf-8';
+		const type = p.endsWith('.css') ? 'text/css' : p.endsWith('.html') ? 'text/html; charset=utf-8' :
+		    TYPES[path.extname(p)] || 'application/octet-stream';
 		res.writeHead(200, { 'Content-Type': type });
 		res.end(body);
 	});
 	return new Promise((r) => server.listen(0, '127.0.0.1', () => r(server)));
+}
+
+// Photos compared by their boxes, not their pixels: BSSG publishes the
+// original and ssg a copy made for the screen, whose pixels differ by
+// what the encoding lost. Lazy ones are loaded first, so that the box of
+// each is the one a reader scrolling down gets.
+async function photos(page) {
+	await page.evaluate(async () => {
+		const imgs = [...document.images];
+		for (const i of imgs) i.loading = 'eager';
+		await Promise.all(imgs.map((i) => i.decode().catch(() => {})));
+	});
+	await page.addStyleTag({ content: 'img { object-position: -100000px 0 !important; ' +
+	    'background: #000 !important; }' });
 }
 
 // The share of pixels that differ between two PNG screenshots, counted over
@@ -121,6 +139,7 @@ async function main() {
 				for (const p of PAGES) {
 					const shot = async (srv) => {
 						await page.goto(at(srv) + p, { waitUntil: 'load' });
+						await photos(page);
 						return page.screenshot({ fullPage: true, animations: 'disabled' });
 					};
 					const A = await shot(b), B = await shot(s);
