@@ -76,6 +76,9 @@ const char	*media_mime(enum media_fmt f);
  * copy of width w in format f. */
 void		 media_url(struct buf *out, const struct media_img *im,
 		    enum media_fmt f, int w);
+/* The height of the copy w pixels wide of a W x H image: the file's and
+ * the <img>'s, which must agree. */
+int		 media_copy_height(int W, int H, int w);
 
 /* Progress while encoding: done of total images. */
 typedef void	(*media_progress_fn)(size_t done, size_t total, void *arg);
@@ -102,5 +105,8 @@ void		 media_publish(struct media *m, const char *out_dir,
  * they are not a well-formed RIFF WebP (then w is unchanged or partly
  * rewritten and must not be published). */
 int		 media_webp_strip(struct buf *w);
+/* A JPEG's metadata stripped without decoding it, where nothing else need
+ * change (media_encode.c); 0, or -1 to decode and encode it instead. */
+int		 media_jpeg_strip(const struct buf *in, struct buf *out);
 
 #endif

@@ -32,8 +32,12 @@ cache_path(const struct media *m, const struct media_img *im,
 	char hex[17], *s;
 
 	hash_hex(im->hash, hex);
-	buf_printf(&p, "%s/%s-%d-%s-q%d-%s.%s", m->dir, hex, w, media_fmt_name[f],
-	    w == 0 ? 90 : m->q[f], VIPS_VERSION, media_fmt_ext[f]);
+	if (w == 0)	/* a JPEG stripped as it is, or encoded again at 90 */
+		buf_printf(&p, "%s/%s-0-%s-original-%s.%s", m->dir, hex,
+		    media_fmt_name[f], VIPS_VERSION, media_fmt_ext[f]);
+	else
+		buf_printf(&p, "%s/%s-%d-%s-q%d-%s.%s", m->dir, hex, w,
+		    media_fmt_name[f], m->q[f], VIPS_VERSION, media_fmt_ext[f]);
 	s = xstrdup(p.ptr);
 	buf_release(&p);
 	return s;
@@ -155,25 +159,164 @@ media_webp_strip(struct buf *w)
 	return 0;
 }
 
+/* 1 if the TIFF block of an EXIF segment (n bytes at p) gives an
+ * orientation other than 1, or cannot be read. */
 static int
-encode_copy(struct media *m, struct entry *e, const struct buf *data,
+exif_turned(const unsigned char *p, size_t n)
+{
+	int le;
+	size_t ifd, k, count;
+
+	if (n < 8 || (memcmp(p, "II", 2) != 0 && memcmp(p, "MM", 2) != 0))
+		return 1;
+	le = p[0] == 'I';
+#define U16(q)	(le ? (size_t)(q)[0] | (size_t)(q)[1] << 8 : \
+		    (size_t)(q)[0] << 8 | (size_t)(q)[1])
+#define U32(q)	(le ? (size_t)(q)[0] | (size_t)(q)[1] << 8 | \
+		    (size_t)(q)[2] << 16 | (size_t)(q)[3] << 24 : \
+		    (size_t)(q)[0] << 24 | (size_t)(q)[1] << 16 | \
+		    (size_t)(q)[2] << 8 | (size_t)(q)[3])
+	ifd = U32(p + 4);
+	if (ifd > n - 2)
+		return 1;
+	count = U16(p + ifd);
+	if (count > (n - ifd - 2) / 12)
+		return 1;
+	for (k = 0; k < count; k++) {
+		const unsigned char *e = p + ifd + 2 + 12 * k;
+
+		if (U16(e) == 0x0112)	/* Orientation, a SHORT */
+			return U16(e + 8) != 1;
+	}
+	return 0;
+#undef U16
+#undef U32
+}
+
+/*
+ * A JPEG without its metadata, losslessly: the same scans, without the
+ * APP segments (EXIF, XMP, IPTC and the rest) and comments, but for
+ * JFIF's APP0 and Adobe's APP14, which say how to read the colours.
+ * Only where that is the whole work: -1 for a file this does not
+ * parse, and for one whose pixels need more than their metadata gone
+ * (an orientation to apply, or an ICC profile to convert from), which
+ * is decoded and encoded again instead. 0 with the stripped file in out.
+ */
+int
+media_jpeg_strip(const struct buf *in, struct buf *out)
+{
+	const unsigned char *p = (const unsigned char *)in->ptr;
+	size_t at = 2, n = in->len, len, from;
+	unsigned char t;
+
+	buf_clear(out);
+	if (n < 4 || p[0] != 0xff || p[1] != 0xd8)
+		return -1;
+	buf_add(out, "\xff\xd8", 2);
+	for (;;) {
+		if (at + 2 > n || p[at] != 0xff)
+			return -1;
+		t = p[at + 1];
+		if (t == 0xff) {		/* fill byte */
+			at++;
+			continue;
+		}
+		if (t == 0xd9) {		/* EOI */
+			buf_add(out, "\xff\xd9", 2);
+			return 0;
+		}
+		if (t == 0x01 || (t >= 0xd0 && t <= 0xd8))
+			return -1;		/* no length, and not here */
+		if (at + 4 > n)
+			return -1;
+		len = (size_t)p[at + 2] << 8 | p[at + 3];
+		if (len < 2 || len > n - at - 2)
+			return -1;
+		/* an orientation or a colour profile: not only metadata */
+		if (t == 0xe1 && len >= 8 && memcmp(p + at + 4, "Exif\0", 5) == 0 &&
+		    exif_turned(p + at + 10, len - 8))
+			return -1;
+		if (t == 0xe2 && len >= 14 &&
+		    memcmp(p + at + 4, "ICC_PROFILE\0", 12) == 0)
+			return -1;
+		/* frames of 1 or 3 components: no CMYK to convert */
+		if (t >= 0xc0 && t <= 0xcf && t != 0xc4 && t != 0xc8 &&
+		    t != 0xcc && (len < 8 || (p[at + 9] != 1 && p[at + 9] != 3)))
+			return -1;
+		if (!((t >= 0xe1 && t <= 0xef && t != 0xee) || t == 0xfe))
+			buf_add(out, (const char *)p + at, len + 2);
+		at += len + 2;
+		if (t != 0xda)
+			continue;
+		/* a scan: its entropy-coded bytes, up to the next marker
+		 * that is not a stuffed 0 or a restart */
+		from = at;
+		while (at + 1 < n && !(p[at] == 0xff && p[at + 1] != 0 &&
+		    !(p[at + 1] >= 0xd0 && p[at + 1] <= 0xd7)))
+			at++;
+		if (at + 1 >= n)
+			return -1;		/* cut short */
+		buf_add(out, (const char *)p + from, at - from);
+	}
+}
+
+/* What libvips said, as e's error. */
+static void
+vips_failed(struct entry *e)
+{
+	char *why = media_vips_why();
+
+	media_set_err(e, "cannot be converted: %s", why);
+	free(why);
+}
+
+/*
+ * The image at width w (0: its own), upright and in sRGB, as every copy of
+ * that width is encoded from it: decoded once for all their formats, with
+ * JPEG's and WebP's shrink on load. A copy's bytes so depend only on the
+ * image, its width, format and quality. The decoding fails on a truncated
+ * or corrupt file (libvips 8.14's thumbnail_buffer passes fail_on to the
+ * loader only in option_string), so a cut photo is an error, not
+ * published with its missing part grey. NULL on error.
+ */
+static VipsImage *
+at_width(struct entry *e, const struct buf *data, int w, int hold)
+{
+	VipsImage *t = NULL, *held;
+
+	if (vips_thumbnail_buffer(data->ptr, data->len, &t,
+	    w ? w : VIPS_MAX_COORD, "height", VIPS_MAX_COORD,
+	    "size", VIPS_SIZE_DOWN, "option_string", "fail_on=truncated",
+	    NULL) != 0) {
+		vips_failed(e);
+		return NULL;
+	}
+	if (!hold)
+		return t;
+	held = vips_image_copy_memory(t);
+	g_object_unref(t);
+	if (held == NULL)
+		vips_failed(e);
+	return held;
+}
+
+/* One copy, c, of the image t into the cache, at dst. */
+static int
+encode_copy(struct media *m, struct entry *e, VipsImage *t,
     const struct copy *c, const char *dst)
 {
 	struct buf tmp = BUF_INIT;
-	VipsImage *t = NULL;
 	char opts[96];
 	int rc = -1;
 
-	/* upright, in sRGB, no wider than asked: thumbnail does all three */
-	if (vips_thumbnail_buffer(data->ptr, data->len, &t,
-	    c->w ? c->w : e->img.w, "height", VIPS_MAX_COORD,
-	    "size", VIPS_SIZE_DOWN, "fail_on", VIPS_FAIL_ON_TRUNCATED,
-	    NULL) != 0)
-		goto fail;
 	buf_printf(&tmp, "%s.%ld.part.%s%s", dst, (long)getpid(),
 	    media_fmt_ext[c->f], save_options(m, c->f, c->w, opts, sizeof(opts)));
-	if (vips_image_write_to_file(t, tmp.ptr, NULL) != 0)
-		goto fail;
+	if (vips_image_write_to_file(t, tmp.ptr, NULL) != 0) {
+		vips_failed(e);
+		*strrchr(tmp.ptr, '[') = '\0';
+		unlink(tmp.ptr);
+		goto out;
+	}
 	*strrchr(tmp.ptr, '[') = '\0';
 	if (c->f == MF_WEBP) {
 		struct buf w = BUF_INIT;
@@ -194,50 +337,53 @@ encode_copy(struct media *m, struct entry *e, const struct buf *data,
 		goto out;
 	}
 	rc = 0;
-	goto out;
-fail:
-	{
-		char *why = media_vips_why();
-
-		media_set_err(e, "cannot be converted: %s", why);
-		free(why);
-		if (tmp.ptr != NULL && strrchr(tmp.ptr, '[') != NULL) {
-			*strrchr(tmp.ptr, '[') = '\0';
-			unlink(tmp.ptr);
-		}
-	}
 out:
-	if (t != NULL)
-		g_object_unref(t);
 	buf_release(&tmp);
 	return rc;
 }
 
-/*
- * Decodes the whole image once, failing on a truncated or corrupt file:
- * thumbnail_buffer in libvips 8.14 leaves fail_on to the loader only for
- * files, and would publish the grey rest of a cut photo.
- */
+/* Makes the copies of one width (c[k].w for the k with todo[k]) from one
+ * decoding; clears their todo. 0 or -1. */
 static int
-whole(struct entry *e, const struct buf *data)
+encode_width(struct media *m, struct entry *e, const struct buf *data,
+    const struct copy *c, char **dst, int *todo, size_t n, int w)
 {
-	VipsImage *im;
-	double v;
-	int rc;
+	VipsImage *t;
+	size_t k, many = 0;
+	int rc = 0;
 
-	im = vips_image_new_from_buffer(data->ptr, data->len, "",
-	    "access", VIPS_ACCESS_SEQUENTIAL,
-	    "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
-	rc = im != NULL && vips_min(im, &v, NULL) == 0 ? 0 : -1;
-	if (im != NULL)
-		g_object_unref(im);
-	if (rc == -1) {
-		char *why = media_vips_why();
-
-		media_set_err(e, "cannot be converted: %s", why);
-		free(why);
-	}
+	for (k = 0; k < n; k++)
+		many += todo[k] && c[k].w == w;
+	if ((t = at_width(e, data, w, many > 1)) == NULL)
+		return -1;
+	for (k = 0; k < n && rc == 0; k++)
+		if (todo[k] && c[k].w == w) {
+			todo[k] = 0;
+			rc = encode_copy(m, e, t, &c[k], dst[k]);
+		}
+	g_object_unref(t);
 	return rc;
+}
+
+/* A JPEG's original, stripped without a new encoding where it can be
+ * (media_jpeg_strip), into dst: 1 if done (or failed, in e), 0 to encode
+ * it. Its decoding is still checked, by the copies of its widths. */
+static int
+original_jpeg(struct entry *e, const struct buf *data, const char *dst)
+{
+	struct buf out = BUF_INIT;
+	int done = 0;
+
+	if (media_jpeg_strip(data, &out) == 0) {
+		done = 1;
+		if (fs_write_atomic(dst, out.ptr, out.len) == -1) {
+			media_set_err(e, "cannot write to the image cache: %s",
+			    strerror(errno));
+			e->failed = 1;
+		}
+	}
+	buf_release(&out);
+	return done;
 }
 
 static void
@@ -246,9 +392,10 @@ encode_one(size_t i, void *arg)
 	struct media *m = arg;
 	struct entry *e = &m->e[i];
 	struct copy c[MAX_COPIES];
+	char *dst[MAX_COPIES];
+	int todo[MAX_COPIES];
 	struct buf data = BUF_INIT;
 	size_t n, k, done;
-	char *dst;
 
 	if (!e->encode)
 		return;
@@ -259,16 +406,21 @@ encode_one(size_t i, void *arg)
 		media_set_err(e, "%s", "libvips cannot be loaded");
 		e->failed = 1;
 	}
-	if (!e->failed && whole(e, &data) == -1)
-		e->failed = 1;
 	n = copies(m, &e->img, c);
-	for (k = 0; k < n && !e->failed; k++) {
-		dst = cache_path(m, &e->img, c[k].f, c[k].w);
-		if ((e->encode == 2 || access(dst, F_OK) == -1) &&
-		    encode_copy(m, e, &data, &c[k], dst) == -1)
-			e->failed = 1;
-		free(dst);
+	for (k = 0; k < n; k++) {
+		dst[k] = cache_path(m, &e->img, c[k].f, c[k].w);
+		todo[k] = e->encode == 2 || access(dst[k], F_OK) == -1;
 	}
+	for (k = 0; k < n && !e->failed; k++)
+		if (todo[k] && c[k].w == 0 && c[k].f == MF_JPEG &&
+		    e->img.fmt == MF_JPEG && original_jpeg(e, &data, dst[k]))
+			todo[k] = 0;
+	for (k = 0; k < n && !e->failed; k++)
+		if (todo[k] && encode_width(m, e, &data, c, dst, todo, n,
+		    c[k].w) == -1)
+			e->failed = 1;
+	for (k = 0; k < n; k++)
+		free(dst[k]);
 	buf_release(&data);
 	done = __atomic_add_fetch(&m->done, 1, __ATOMIC_RELAXED);
 	if (m->progress != NULL)

@@ -22,12 +22,13 @@
 	X(vips_image_get_n_pages) \
 	X(vips_image_get_string) \
 	X(vips_image_get_typeof) \
+	X(vips_image_copy_memory) \
 	X(vips_image_get_width) \
 	X(vips_image_get_orientation_swap) \
 	X(vips_image_new_from_buffer) \
 	X(vips_image_write_to_file) \
 	X(vips_init) \
-	X(vips_min) \
+	X(vips_resize) \
 	X(vips_shutdown) \
 	X(vips_thumbnail_buffer) \
 	X(vips_vector_set_enabled) \
@@ -53,12 +54,13 @@ int	lazy_vips_load(struct diag *d);
 #define vips_image_get_n_pages	(lazy_vips.vips_image_get_n_pages)
 #define vips_image_get_string	(lazy_vips.vips_image_get_string)
 #define vips_image_get_typeof	(lazy_vips.vips_image_get_typeof)
+#define vips_image_copy_memory	(lazy_vips.vips_image_copy_memory)
 #define vips_image_get_width	(lazy_vips.vips_image_get_width)
 #define vips_image_get_orientation_swap	(lazy_vips.vips_image_get_orientation_swap)
 #define vips_image_new_from_buffer	(lazy_vips.vips_image_new_from_buffer)
 #define vips_image_write_to_file	(lazy_vips.vips_image_write_to_file)
 #define vips_init	(lazy_vips.vips_init)
-#define vips_min	(lazy_vips.vips_min)
+#define vips_resize	(lazy_vips.vips_resize)
 #define vips_shutdown	(lazy_vips.vips_shutdown)
 #define vips_thumbnail_buffer	(lazy_vips.vips_thumbnail_buffer)
 #define vips_vector_set_enabled	(lazy_vips.vips_vector_set_enabled)

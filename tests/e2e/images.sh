@@ -28,8 +28,16 @@ exiftool -q -overwrite_original -GPSLatitude=48.8584 -GPSLatitudeRef=N \
     -GPSLongitude=2.2945 -GPSLongitudeRef=E -Orientation#=6 \
     -Artist="Ada Lovelace" -XMP:Creator="Ada" "$S/static/images/river.jpg"
 vips thumbnail "$SRC" "$S/static/images/logo.png" 300
-# a JPEG with no metadata at all: nothing to strip
-vips thumbnail "$SRC" "$S/static/images/plain.jpg[strip]" 400
+# upright, with a GPS position and an author: stripped without a new
+# encoding, the same pixels
+vips thumbnail "$SRC" "$S/static/images/bridge.jpg[Q=85]" 640
+exiftool -q -overwrite_original -GPSLatitude=45.4 -GPSLatitudeRef=N \
+    -GPSLongitude=12.3 -GPSLongitudeRef=E -Artist="Ada Lovelace" \
+    -XMP:Creator="Ada" -Comment="at home" "$S/static/images/bridge.jpg"
+# a WebP with no metadata at all: nothing to strip (a JPEG would be
+# stripped as it is, the same bytes either way)
+vips thumbnail "$SRC" "$S/static/images/plain.webp" 400
+exiftool -q -q -overwrite_original -all= "$S/static/images/plain.webp"
 cat >"$S/posts/2025-03-01-walk.md" <<'EOF'
 ---
 title: A walk
@@ -42,6 +50,8 @@ The river, from the bridge:
 The club's sign: <img src="/images/logo.png" alt="Walking club" class="sign">
 
 From elsewhere: ![remote](https://elsewhere.example/a.jpg)
+
+The bridge: ![The bridge](/images/bridge.jpg)
 EOF
 H="$O/2025/03/01/a-walk/index.html"
 # TEST_PARTS="check rebuild ..." runs the first build's checks and only
@@ -56,7 +66,7 @@ tree_sum() { (cd "$O" && find . -type f ! -path './.ssg-tmp/*' | sort | xargs sh
 
 "$SSG" build -C "$S" >"$T/out" 2>"$T/err"
 check "a site with photos builds: $(cat "$T/err")" test $? -eq 0
-check "the first build encodes every image" grep -q "3 images encoded" "$T/out"
+check "the first build encodes every image" grep -q "4 images encoded" "$T/out"
 check "the GPS position is named at the post's line, once" \
     test "$(grep -c 'posts/2025-03-01-walk.md:7: note: image /images/river.jpg holds a GPS position' "$T/err")" -eq 1
 check "the post's image is a picture with AVIF and WebP sources" \
@@ -81,7 +91,12 @@ done
 check "no published image carries EXIF, XMP, IPTC or GPS:$leaks" test -z "$leaks"
 check "the original's URL serves it upright (1000x1800), without metadata" \
     test "$(shape "$O/images/river.jpg")" = "1000x1800"
-check "an image with no metadata keeps its own bytes at its URL" cmp -s "$S/static/images/plain.jpg" "$O/images/plain.jpg"
+check "an image with no metadata keeps its own bytes at its URL" cmp -s "$S/static/images/plain.webp" "$O/images/plain.webp"
+vips subtract "$S/static/images/bridge.jpg" "$O/images/bridge.jpg" "$T/d.v" 2>/dev/null &&
+    vips abs "$T/d.v" "$T/a.v" && diff=$(vips max "$T/a.v")
+check "an upright JPEG's original is stripped losslessly: the same pixels (${diff:-none} apart)" \
+    test "${diff:-1}" = "0.000000"
+check "... and smaller by its metadata" test "$(stat -c %s "$O/images/bridge.jpg")" -lt "$(stat -c %s "$S/static/images/bridge.jpg")"
 check "the original's URL is not the original's bytes" sh -c "! cmp -s '$S/static/images/river.jpg' '$O/images/river.jpg'"
 
 if part check; then
@@ -102,7 +117,7 @@ check "a rebuild encodes nothing" sh -c "! grep -q 'encoded' '$T/out' && grep -q
 check "--force renders again but encodes nothing" sh -c "! grep -q 'encoded' '$T/out'"
 check "--force gives the same files" test "$(tree_sum)" = "$sum"
 "$SSG" build -C "$S" --force-images >"$T/out" 2>&1
-check "--force-images encodes every image" grep -q "3 images encoded" "$T/out"
+check "--force-images encodes every image" grep -q "4 images encoded" "$T/out"
 check "--force-images gives the same files" test "$(tree_sum)" = "$sum"
 # from another folder, the output folder named otherwise: the same caches
 (cd "$T" && "$SSG" build -C site -o "$O/../output" >"$T/out" 2>&1)

@@ -58,6 +58,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	buf_release(&out);
 	buf_add(&w, data, size);
 	(void)media_webp_strip(&w);
+	buf_clear(&w);
+	buf_add(&w, data, size);
+	{
+		struct buf j = BUF_INIT;
+
+		/* the JPEG parser: a file's segments and scans */
+		(void)media_jpeg_strip(&w, &j);
+		buf_release(&j);
+	}
 	buf_release(&w);
 	return 0;
 }
