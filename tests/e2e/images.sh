@@ -166,6 +166,8 @@ cp "$S/static/images/river.jpg" "$T/full.jpg"
 head -c 20000 "$T/full.jpg" >"$S/static/images/cut.jpg"
 head -c 3000 "$S/static/images/logo.png" >"$S/static/images/cut.png"
 printf 'not an image at all\n' >"$S/static/images/text.jpg"
+vips thumbnail "$T/full.jpg" "$T/full.avif" 800
+head -c "$(($(stat -c %s "$T/full.avif") / 2))" "$T/full.avif" >"$S/static/images/cut.avif"
 cat >"$S/posts/2025-03-02-bad.md" <<'EOF'
 ---
 title: Bad images
@@ -174,6 +176,8 @@ date: 2025-03-02
 Gone: ![gone](/images/gone.jpg)
 
 Cut: ![cut](/images/cut.jpg)
+
+Cut AVIF: ![cut](/images/cut.avif)
 EOF
 "$SSG" build -C "$S" >"$T/out" 2>"$T/err"
 rc=$?
@@ -182,6 +186,8 @@ check "a missing image is an error at the post's file and line" grep -q 'posts/2
 check "a truncated JPEG is an error naming it" grep -q 'static/images/cut.jpg: error: cannot be converted' "$T/err"
 check "... and at the post that shows it" grep -q 'posts/2025-03-02-bad.md:7: error: image /images/cut.jpg: cannot be converted' "$T/err"
 check "a truncated PNG is an error naming it" grep -q 'static/images/cut.png: error: ' "$T/err"
+check "a truncated AVIF is an error naming it" grep -q 'static/images/cut.avif: error: ' "$T/err"
+check "... and at the post that shows it" grep -q 'posts/2025-03-02-bad.md:9: error: image /images/cut.avif: ' "$T/err"
 check "a file that is no image is an error naming it" grep -q "static/images/text.jpg: error: not an image libvips can read" "$T/err"
 check "the rest is built" grep -q '/images/river-960' "$H"
 check "a bad image is not published" test ! -e "$O/images/cut.jpg"
@@ -198,7 +204,7 @@ rm "$S/posts/2025-03-03-brief.md"
 "$SSG" build -C "$S" -q --set gemini=true >"$T/out" 2>"$T/err"
 check "a deleted post leaves the capsule despite a missing image" test ! -e "$O/../capsule/2025/03/03/brief/index.gmi"
 check "... and the HTML" test ! -e "$O/2025/03/03/brief/index.html"
-rm -f "$S/static/images/cut.jpg" "$S/static/images/cut.png" "$S/static/images/text.jpg" "$S/posts/2025-03-02-bad.md"
+rm -f "$S/static/images/cut.jpg" "$S/static/images/cut.avif" "$S/static/images/cut.png" "$S/static/images/text.jpg" "$S/posts/2025-03-02-bad.md"
 fi
 
 if part limits; then

@@ -188,6 +188,8 @@ tags: [markdown]
 a_very_long_line_of_code_that_does_not_wrap(with, many, arguments, that, keep, going, and, going, far, past, the, edge);
 \`\`\`
 
+![The river at the mill, high after the rain](/images/river.jpg)
+
 > A quotation with *emphasis*, a [link](/about/) and \`code\`.
 >
 > — Someone
@@ -229,6 +231,10 @@ function buildSites(tmp, themes, base) {
 	const site = path.join(tmp, 'site');
 	fs.cpSync(FIXTURE, site, { recursive: true });
 	fs.writeFileSync(path.join(site, 'posts', '2025-03-20-wide-things.md'), WIDE_POST);
+	// a photo wider than a phone: its <picture> scaled down by every theme
+	fs.mkdirSync(path.join(site, 'static', 'images'), { recursive: true });
+	fs.copyFileSync(path.join(ROOT, 'tests', 'fixtures', 'bssg-look', 'static', 'images', 'river.jpg'),
+	    path.join(site, 'static', 'images', 'river.jpg'));
 	const problems = {};
 	for (const t of themes) {
 		const out = path.join(tmp, 'out', t);
@@ -556,6 +562,26 @@ async function checkTheme(page, base, theme, yaml) {
 			}));
 			if (w.doc > 360 || w.body > 360)
 				res.width.push(`${tag}: scrollWidth ${w.doc} (body ${w.body}) > 360 at a 360 px viewport`);
+			// a photo keeps its shape however the theme scales it
+			const bent = await page.evaluate(async () => {
+				const out = [];
+				for (const i of document.images) {
+					i.loading = 'eager';
+					await i.decode().catch(() => {});
+					// the content box: a theme's border, padding or
+					// turn (transform) is not the image's shape
+					const cs = getComputedStyle(i);
+					const w = i.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+					const h = i.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
+					if (i.naturalWidth && w > 0 && Math.abs(h / w -
+					    i.naturalHeight / i.naturalWidth) > 0.02)
+						out.push(`${i.getAttribute('src')} shown ${Math.round(w)}x${Math.round(h)}, ` +
+						    `its copy ${i.naturalWidth}x${i.naturalHeight}`);
+				}
+				return out;
+			});
+			for (const b of bent)
+				res.width.push(`${tag}: an image stretched at 360 px: ${b}`);
 			await page.setViewportSize({ width: 1024, height: 800 });
 		}
 	}
