@@ -127,7 +127,7 @@ run_wrk(struct driver *drv, const struct run *r, struct buf *out)
 		argv[i++] = (char *)r->script;
 		/* As every browser asks: compressed where the server can. */
 		argv[i++] = "-H";
-		argv[i++] = "Accept-Encoding: gzip";
+		argv[i++] = "Accept-Encoding: " BENCH_ACCEPT_ENCODING;
 		if (r->host_header != NULL) {
 			snprintf(hdr, sizeof(hdr), "Host: %s", r->host_header);
 			argv[i++] = "-H";

@@ -26,6 +26,8 @@
  * (a free address of the subnet, port 80, which the proxy jail may reach)
  * for the length of the bench, and is removed after.
  */
+/* what every request of a run accepts: what browsers send */
+#define BENCH_ACCEPT_ENCODING	"gzip, br"
 #define BENCH_MAX_RUNS	3
 /* --seconds: a longer run is a soak test, not this bench. */
 #define BENCH_MAX_SECONDS	600

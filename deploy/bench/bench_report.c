@@ -155,7 +155,9 @@ bench_table(const struct bench_result *r, struct buf *out)
 		    w->m.errors, tr, su, pu, ch, srps, ratio, sus);
 	}
 	if (r->pages > 0)
-		buf_printf(out, "wrk went round the release's %zu pages; "
+		buf_printf(out, "wrk went round the release's %zu pages, "
+		    "asking as browsers do (Accept-Encoding: "
+		    BENCH_ACCEPT_ENCODING "); "
 		    "req/s and latency: the median run; spread: half the range "
 		    "of the runs; µs/req: CPU time of the site's and the "
 		    "proxy's servers per request\n", r->pages);

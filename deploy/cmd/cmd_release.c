@@ -299,6 +299,10 @@ put_back(struct fleet *f, const char *why, const char *id)
 	buf_release(&line);
 }
 
+/* Where push builds an ssg site folder: in its cache, beside its own
+ * output (relative to the site folder). */
+#define PUSH_BUILD_DIR	".ssg-cache/push"
+
 /*
  * The site's nginx sends a page's .gz beside it as it is (gzip_static);
  * without one it compresses the page again for every reader, at about
@@ -358,10 +362,23 @@ cmd_push(int argc, char **argv)
 	if (!site->source_built && !o.no_build) {
 #ifdef HAVE_LIBSSG
 		struct build_opts bo;
+		/* served, each compressible file is best sent as it is
+		 * (gzip_static): on unless site.yaml says otherwise */
+		static const char *const defaults[] = {
+			"precompress_assets=true", NULL };
+		/* built beside the site's own output, not over it: an
+		 * `ssg build` between two pushes (precompression off) would
+		 * otherwise drop every .gz and .br, and each push compress
+		 * the whole site again */
+		static const char *const set[] = {
+			"gemini_output_dir=" PUSH_BUILD_DIR "/capsule", NULL };
 
 		/* An ssg site: build it first; its output is the release. */
 		memset(&bo, 0, sizeof(bo));
 		bo.site_dir = site->source;
+		bo.defaults = defaults;
+		bo.set = set;
+		bo.output_dir = PUSH_BUILD_DIR "/output";
 		bo.themes_builtin = builtin = theme_builtin_dir(self_path[0] ?
 		    self_path : argv[0]);
 		if (ssg_build(&bo, &bst, d) == -1)

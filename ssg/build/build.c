@@ -120,34 +120,46 @@ build_progress(struct build *b, const char *stage, size_t done, size_t total)
 		b->o->progress(stage, done, total, b->o->progress_arg);
 }
 
+/* Each "key=value" of a NULL-ended list set; 0 or -1. */
+static int
+set_pairs(struct build *b, const char *const *kv, const char *origin)
+{
+	int rc = 0;
+
+	for (; kv && *kv; kv++) {
+		const char *eq = strchr(*kv, '=');
+		char *key;
+
+		if (eq == NULL) {
+			diag_error(b->d, origin, 0, "'%s': expected "
+			    "KEY=VALUE", *kv);
+			rc = -1;
+			continue;
+		}
+		key = xstrndup(*kv, (size_t)(eq - *kv));
+		if (config_set(&b->c, key, eq + 1, origin, b->d) == -1)
+			rc = -1;
+		free(key);
+	}
+	return rc;
+}
+
 static int
 load_config(struct build *b)
 {
 	const struct build_opts *o = b->o;
 	char *path = o->config ? xstrdup(o->config) :
 	    build_path(b, "site.yaml");
-	const char *const *kv;
 	int rc = 0;
 
 	config_init(&b->c);
+	if (set_pairs(b, o->defaults, "defaults") == -1)
+		rc = -1;
 	if (config_load(&b->c, path, 0, b->d) == -1)
 		rc = -1;
 	free(path);
-	for (kv = o->set; kv && *kv; kv++) {
-		const char *eq = strchr(*kv, '=');
-		char *key;
-
-		if (eq == NULL) {
-			diag_error(b->d, "--set", 0, "'%s': expected "
-			    "KEY=VALUE", *kv);
-			rc = -1;
-			continue;
-		}
-		key = xstrndup(*kv, (size_t)(eq - *kv));
-		if (config_set(&b->c, key, eq + 1, "--set", b->d) == -1)
-			rc = -1;
-		free(key);
-	}
+	if (set_pairs(b, o->set, "--set") == -1)
+		rc = -1;
 	if (o->output_dir && config_set(&b->c, "output_dir", o->output_dir,
 	    "--output", b->d) == -1)
 		rc = -1;

@@ -17,6 +17,9 @@ struct build_opts {
 	const char	*site_url;	/* overrides site_url */
 	const char	*themes_builtin;/* built-in themes folder (theme.h) */
 	const char	*const *set;	/* "key=value" overrides, NULL-ended */
+	/* "key=value" settings site.yaml may change, NULL-ended: another
+	 * default for a caller (deploy push precompresses) */
+	const char	*const *defaults;
 	int		 force;		/* ignore caches: parse and render all */
 	int		 force_images;	/* encode every image again too */
 	int		 drafts;	/* include drafts */

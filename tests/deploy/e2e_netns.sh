@@ -217,6 +217,24 @@ if [ -f "$top/content/site.yaml" ]; then
 	"$DEPLOY" push -c ssg.yaml docs > push.out 2>&1
 	if [ $? -eq 0 ] && grep -q '^built ' push.out && fetch docs.test / 2>/dev/null | grep -qi '<!doctype html>'; then
 		ok "push builds an ssg site and serves it"
+		# precompressed by default: .gz and .br beside each
+		# compressible file, none beside an image
+		cur="$work/www/docs/current"
+		miss=
+		for f in index.html css/style.css rss.xml sitemap.xml; do
+			[ -f "$cur/$f.gz" ] && [ -f "$cur/$f.br" ] || miss="$miss $f"
+		done
+		check "push precompresses an ssg site by default:$miss" test -z "$miss"
+		check "... but no photo (an SVG is text, and has them)" test -z "$(find "$cur/images" \
+		    \( -name '*.jpg.*' -o -name '*.webp.*' -o -name '*.avif.*' -o -name '*.png.*' \) 2>/dev/null)"
+		check "... an SVG has them" test -f "$cur/images/layers.svg.gz"
+		check "... its images are there" test -n "$(find "$cur/images" -name '*.jpg' 2>/dev/null)"
+		check "... built beside the site's own output, not over it" sh -c \
+		    "test -f src-ssg/.ssg-cache/push/output/index.html.gz && ! test -e src-ssg/output"
+		echo "precompress_assets: false" >> src-ssg/site.yaml
+		"$DEPLOY" push -c ssg.yaml docs > push.out 2>&1
+		check "precompress_assets: false in site.yaml is kept" sh -c \
+		    "test -f '$cur/index.html' && ! test -e '$cur/index.html.gz'"
 	elif grep -q 'built without libssg' push.out; then
 		echo "skip push of an ssg site: this deploy was built without libssg"
 	else
@@ -329,6 +347,7 @@ fi
 runs=$(grep -c '"site": "docs"' bench.json 2>/dev/null)
 [ "$runs" = 6 ] && ok "bench JSON: 6 runs" || bad "bench JSON runs: $runs"
 check "bench JSON: wrk went round the 1,001 pages" grep -q '"pages": 1001,' bench.json
+check "bench says it asks as browsers do (gzip, br)" grep -q 'asking as browsers do (Accept-Encoding: gzip, br)' bench.out
 check "bench JSON: runs of the --seconds asked for" grep -q '"seconds": 1,' bench.json
 if grep '"path": "proxy-https"\|"path": "direct-http"' bench.json | grep -q '"errors": [1-9]'; then
 	bad "bench errors"; cat bench.json
