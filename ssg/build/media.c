@@ -514,14 +514,6 @@ media_mime(enum media_fmt f)
 	return fmt_mime[f];
 }
 
-int
-media_copy_height(int W, int H, int w)
-{
-	int h = (int)((double)H * w / W + 0.5);
-
-	return h > 0 ? h : 1;
-}
-
 void
 media_url(struct buf *out, const struct media_img *im, enum media_fmt f,
     int w)

@@ -76,9 +76,6 @@ const char	*media_mime(enum media_fmt f);
  * copy of width w in format f. */
 void		 media_url(struct buf *out, const struct media_img *im,
 		    enum media_fmt f, int w);
-/* The height of the copy w pixels wide of a W x H image: the file's and
- * the <img>'s, which must agree. */
-int		 media_copy_height(int W, int H, int w);
 
 /* Progress while encoding: done of total images. */
 typedef void	(*media_progress_fn)(size_t done, size_t total, void *arg);

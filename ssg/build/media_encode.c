@@ -307,17 +307,17 @@ encode_copy(struct media *m, struct entry *e, VipsImage *t,
 {
 	struct buf tmp = BUF_INIT;
 	char opts[96];
-	int rc = -1;
+	int rc = -1, wrote;
 
 	buf_printf(&tmp, "%s.%ld.part.%s%s", dst, (long)getpid(),
 	    media_fmt_ext[c->f], save_options(m, c->f, c->w, opts, sizeof(opts)));
-	if (vips_image_write_to_file(t, tmp.ptr, NULL) != 0) {
+	wrote = vips_image_write_to_file(t, tmp.ptr, NULL) == 0;
+	*strrchr(tmp.ptr, '[') = '\0';		/* the file, without options */
+	if (!wrote) {
 		vips_failed(e);
-		*strrchr(tmp.ptr, '[') = '\0';
 		unlink(tmp.ptr);
 		goto out;
 	}
-	*strrchr(tmp.ptr, '[') = '\0';
 	if (c->f == MF_WEBP) {
 		struct buf w = BUF_INIT;
 

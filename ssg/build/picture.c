@@ -214,11 +214,13 @@ copy_width(const struct media_img *im, int want)
 	return w;
 }
 
-/* A copy's height, as the copy is made (media_copy_height). */
+/* A copy's height, as libvips rounds it when it resizes to width w. */
 static int
 copy_height(const struct media_img *im, int w)
 {
-	return media_copy_height(im->w, im->h, w);
+	int h = (int)((double)im->h * w / im->w + 0.5);
+
+	return h > 0 ? h : 1;
 }
 
 /* The author's attributes that are not ones the copies replace. */

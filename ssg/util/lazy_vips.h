@@ -28,7 +28,6 @@
 	X(vips_image_new_from_buffer) \
 	X(vips_image_write_to_file) \
 	X(vips_init) \
-	X(vips_resize) \
 	X(vips_shutdown) \
 	X(vips_thumbnail_buffer) \
 	X(vips_vector_set_enabled) \
@@ -60,7 +59,6 @@ int	lazy_vips_load(struct diag *d);
 #define vips_image_new_from_buffer	(lazy_vips.vips_image_new_from_buffer)
 #define vips_image_write_to_file	(lazy_vips.vips_image_write_to_file)
 #define vips_init	(lazy_vips.vips_init)
-#define vips_resize	(lazy_vips.vips_resize)
 #define vips_shutdown	(lazy_vips.vips_shutdown)
 #define vips_thumbnail_buffer	(lazy_vips.vips_thumbnail_buffer)
 #define vips_vector_set_enabled	(lazy_vips.vips_vector_set_enabled)
