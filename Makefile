@@ -144,7 +144,8 @@ DEB_BUILD = build-essential pkg-config libcmark-gfm-dev \
 	libcmark-gfm-extensions-dev libyaml-dev libxxhash-dev \
 	libmicrohttpd-dev libgit2-dev libcurl4-openssl-dev libarchive-dev \
 	zlib1g-dev libbrotli-dev libvips-dev python3-pygments
-DEB_TEST = shellcheck libxml2-utils curl mandoc python3 git brotli nginx caddy nftables \
+DEB_TEST = shellcheck libxml2-utils curl mandoc python3 git brotli nginx \
+	libnginx-mod-http-brotli-static caddy nftables \
 	molly-brown pebble lego \
 	iproute2 util-linux openssh-server openssh-client openssl wrk \
 	clang libclang-rt-dev libvips-tools libimage-exiftool-perl gnome-backgrounds

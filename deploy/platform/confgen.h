@@ -17,12 +17,17 @@ struct confgen_paths {
 	const char	*data;		/* Caddy storage: certificates, its CA */
 	const char	*acme;		/* nginx with tls acme: the ACME folder
 					 * (acme.h) as the proxy sees it */
+	const char	*brotli_static;	/* nginx's brotli_static module, NULL
+					 * where there is none (gzip only) */
 };
 
 /*
  * nginx for one site jail: listens on the site's address port 80, serves
  * root/current, answers /.well-known/release with the release id and sets
- * X-Release on every response. Returns 0.
+ * X-Release on every response. Precompressed .br (where the module is)
+ * and .gz files are served as they are; pages are revalidated on every
+ * visit (no-cache, with nginx's ETag), and a file whose URL changes with
+ * its content (?v=, or a name with a hash) is kept a year. Returns 0.
  */
 int	confgen_site_nginx(struct buf *out, const struct spec *s,
 	    const struct spec_site *site, const struct confgen_paths *p);

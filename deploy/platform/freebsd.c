@@ -551,6 +551,9 @@ fb_config(struct driver *drv, const char *jail, struct buf *out, char **path,
 	p.admin = FB_CADDY_ADMIN;
 	p.data = FB_CADDY_DATA;
 	p.acme = FB_JAIL_STATE ACME_SUBDIR;
+	/* the brotli module of FreeBSD's nginx is a build option, off in the
+	 * package: gzip only (deploy check says so) */
+	p.brotli_static = NULL;
 	if (is_gemini(jail))
 		rc = confgen_gmid(out, &s, site, &p);
 	else if (site != NULL)

@@ -634,6 +634,40 @@ build_warn_private(struct build *b, const char *path, const struct stat *st)
 		    (unsigned int)(st->st_mode & 07777));
 }
 
+/*
+ * The stylesheet the build writes: the theme's sheet, then the rules every
+ * page needs whatever the theme (base.css). Its hash, or that of the
+ * static css/style.css that replaces it, is the ?v= the pages link it by,
+ * so a reader's browser may keep it a year and still gets a new one at
+ * once. -1 (said) if it cannot be read.
+ */
+static int
+read_stylesheet(struct build *b, const char *sheet)
+{
+	struct buf css = BUF_INIT, own = BUF_INIT;
+	char *base_css = path_join(b->builtin, "templates/base.css");
+	size_t i;
+	int rc = 0;
+
+	if (fs_read(sheet, &css) == -1) {
+		diag_error(b->d, sheet, 0, "cannot read: %s", strerror(errno));
+		rc = -1;
+	} else if (fs_read(base_css, &css) == -1) {
+		diag_error(b->d, base_css, 0, "cannot read: %s",
+		    strerror(errno));
+		rc = -1;
+	}
+	free(base_css);
+	b->css_hash = hash64(css.ptr, css.len);
+	for (i = 0; i < b->nstatics; i++)
+		if (strcmp(b->statics[i].rel, "css/style.css") == 0 &&
+		    fs_read(b->statics[i].path, &own) == 0)
+			b->css_hash = hash64(own.ptr, own.len);
+	buf_release(&own);
+	b->css = buf_detach(&css, &b->css_len);
+	return rc;
+}
+
 static int
 list_static(const char *path, const char *rel, const struct stat *st,
     void *arg)
@@ -953,6 +987,9 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	/* static/ before the memo too: its images change the pages */
 	static_dir = build_path(&b, b.c.static_dir);
 	fs_walk_in(static_dir, &b.bound, list_static, &b);
+	/* and the stylesheet, whose hash the pages link it by */
+	if (read_stylesheet(&b, sheet) == -1)
+		goto out;
 	if ((b.media = media_new(&b.c, cache_dir, d)) == NULL)
 		goto out;
 	for (i = 0; i < b.nstatics; i++)
@@ -1000,8 +1037,10 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	if (b.frame != NULL)
 		render_set_frame(b.render, b.frame, d);
 	render_set_images(b.render, image_hook(&b));
+	render_set_stylesheet(b.render, b.css_hash);
 	render_set_base(b.render, b.tmpl_hash,
-	    config_hash(&b.c) ^ media_hash(b.media) * 0x9e3779b97f4a7c15ULL);
+	    config_hash(&b.c) ^ media_hash(b.media) * 0x9e3779b97f4a7c15ULL ^
+	    b.css_hash * 0xc2b2ae3d27d4eb4fULL);
 	b.njobs = render_plan(b.render, &b.jobs);
 	/* images first: one that fails is reported at its post */
 	st->images_encoded = media_encode(b.media, threads, o->force_images,
@@ -1049,26 +1088,12 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 carried:
 
 	/* the stylesheet, then static files (which may replace it) */
-	{
-		struct buf css = BUF_INIT;
-		char *base_css = path_join(b.builtin, "templates/base.css");
-
-		if (fs_read(sheet, &css) == -1)
-			diag_error(d, sheet, 0, "cannot read: %s",
-			    strerror(errno));
-		/* the rules every page needs, whatever the theme */
-		else if (fs_read(base_css, &css) == -1)
-			diag_error(d, base_css, 0, "cannot read: %s",
-			    strerror(errno));
-		else if (output_write(b.out_dir, "css/style.css", css.ptr,
-		    css.len, &changed, d) == 0) {
-			siblings(&b, "css/style.css", css.ptr, css.len, changed);
-			manifest_add(b.manifest, "css/style.css", 0, 0);
-			st->outputs++;
-			st->written += changed;
-		}
-		free(base_css);
-		buf_release(&css);
+	if (output_write(b.out_dir, "css/style.css", b.css, b.css_len,
+	    &changed, d) == 0) {
+		siblings(&b, "css/style.css", b.css, b.css_len, changed);
+		manifest_add(b.manifest, "css/style.css", 0, 0);
+		st->outputs++;
+		st->written += changed;
 	}
 	build_trace("render");
 	for (i = 0; i < b.nstatics; i++)
@@ -1154,6 +1179,7 @@ out:
 	free(b.posts);
 	free(b.pages);
 	free(sheet);
+	free(b.css);
 	free(mpath);
 	free(static_dir);
 	for (i = 0; i < b.nstatics; i++) {

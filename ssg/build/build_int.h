@@ -83,6 +83,9 @@ struct build {
 	uint64_t		*fps;		/* per job */
 	const char		**whys;		/* per job: why render, or NULL */
 	uint64_t		 tmpl_hash;
+	char			*css;		/* the theme's sheet + base.css */
+	size_t			 css_len;
+	uint64_t		 css_hash;	/* of css/style.css as served */
 	time_t			 now;
 	size_t			 done;
 	int			 force;

@@ -21,7 +21,7 @@ static void
 memo_start(struct build *b, struct buf *k)
 {
 	struct val *t = locale_strings(b->locale);
-	uint64_t v[7];
+	uint64_t v[8];
 	int y, m, dd;
 
 	dt_ymd(b->now, &y, &m, &dd);
@@ -34,6 +34,7 @@ memo_start(struct build *b, struct buf *k)
 	v[4] = (uint64_t)y;
 	v[5] = (uint64_t)b->o->drafts << 1 | (uint64_t)b->o->future;
 	v[6] = media_hash(b->media);	/* the pages show the images */
+	v[7] = b->css_hash;		/* and link the stylesheet by it */
 	buf_add(k, v, sizeof(v));
 }
 

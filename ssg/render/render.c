@@ -723,6 +723,16 @@ render_page(const struct render *r, const struct page_job *j,
 	return rc;
 }
 
+void
+render_set_stylesheet(struct render *r, uint64_t hash)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/css/style.css?v=%08x",
+	    (unsigned)(hash >> 32));
+	set_href(r, r->site, "css_url", path);
+}
+
 struct render *
 render_new(const struct site_config *c, const struct site_index *ix,
     const struct tmpl_set *t, const struct locale *l, time_t now)

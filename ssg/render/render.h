@@ -80,6 +80,10 @@ void		 render_jobs_free(struct page_job *jobs, size_t n);
  * missing (a message is written into err). */
 int		 render_page(const struct render *r, const struct page_job *j,
 		    struct buf *out, struct buf *err);
+/* Links the stylesheet as /css/style.css?v=HASH (its content's hash):
+ * a browser may keep it for good and still gets a new one when it
+ * changes. */
+void		 render_set_stylesheet(struct render *r, uint64_t hash);
 /*
  * Fingerprints, for incremental builds. The base covers what every page
  * depends on: templates (tmpl_hash), settings (cfg_hash), the site-wide

@@ -46,7 +46,7 @@ if [ ! -x "$DEPLOY" ]; then
 fi
 
 # --- packages (installed without starting their servers) -------------
-DEB="nginx caddy nftables iproute2 curl util-linux" sh "$top/tests/deps.sh" ||
+DEB="nginx libnginx-mod-http-brotli-static caddy nftables iproute2 curl util-linux" sh "$top/tests/deps.sh" ||
     { echo "0 passed, 1 failed"; exit 1; }
 
 # --- unique names -----------------------------------------------------
@@ -145,6 +145,35 @@ r1docs=$(sed -n 's/^release //p' push.out)
 check "push notes pages without a precompressed .gz" grep -q "docs has no precompressed pages (index.html.gz)" push.out
 
 ca=state/proxy/data/pki/authorities/local/root.crt
+# The ssg site (docs.test) as a browser gets it through the proxy, whose
+# CA is $2: brotli or gzip as asked, pages revalidated (304), the
+# stylesheet, linked by its hash, kept a year. $1 names the proxy.
+served() {
+	sv() {	# sv PATH [curl options]: the response headers
+		p=$1; shift
+		curl -sS -m 10 --cacert "$ca_" --resolve "docs.test:$https_port:127.0.0.1" \
+		    -D - -o /dev/null "$@" "https://docs.test:$https_port$p" | tr -d '\r'
+	}
+	ca_=$2
+	h=$(sv / -H 'Accept-Encoding: gzip, br')
+	echo "$h" | grep -qi '^content-encoding: br$' && ok "$1: a page in brotli when asked" ||
+	    bad "$1: no brotli: $h"
+	echo "$h" | grep -qi '^cache-control: no-cache$' && ok "$1: pages are no-cache" ||
+	    bad "$1: page cache: $h"
+	etag=$(echo "$h" | sed -n 's/^[Ee][Tt][Aa][Gg]: //p')
+	code=$(curl -sS -m 10 --cacert "$ca_" --resolve "docs.test:$https_port:127.0.0.1" \
+	    -H 'Accept-Encoding: gzip, br' -H "If-None-Match: $etag" -o /dev/null \
+	    -w '%{http_code}' "https://docs.test:$https_port/")
+	check "$1: revalidated by its ETag ($etag): 304" test -n "$etag" -a "$code" = 304
+	h=$(sv / -H 'Accept-Encoding: gzip')
+	echo "$h" | grep -qi '^content-encoding: gzip$' && ok "$1: gzip when only gzip is asked" ||
+	    bad "$1: no gzip: $h"
+	css=$(curl -sS -m 10 --cacert "$ca_" --resolve "docs.test:$https_port:127.0.0.1" \
+	    "https://docs.test:$https_port/" | grep -o '/css/style.css?v=[0-9a-f]*' | head -n 1)
+	h=$(sv "${css:-/css/style.css?v=none}")
+	echo "$h" | grep -qi '^cache-control: public, max-age=31536000, immutable$' &&
+	    ok "$1: the stylesheet ($css) is kept a year" || bad "$1: stylesheet cache: $h"
+}
 fetch() {	# fetch HOST PATH [curl options]
 	h=$1 p=$2; shift 2
 	curl -sS -m 10 --cacert "$ca" --resolve "$h:$https_port:127.0.0.1" \
@@ -176,7 +205,7 @@ case $code in
 *) bad "catch-all: $code" ;;
 esac
 exp=$(fetch www.blog.test /css/site.css -D - -o /dev/null | tr -d '\r' | grep -i '^cache-control:')
-echo "$exp" | grep -q 'max-age=2592000' && ok "long cache for assets" || bad "asset cache: $exp"
+echo "$exp" | grep -q 'no-cache' && ok "a stylesheet without ?v= is asked for again" || bad "asset cache: $exp"
 check "deploy health" "$DEPLOY" health
 refuse "deploy health --expect another id fails" "$DEPLOY" health --expect r9 docs
 
@@ -231,6 +260,8 @@ if [ -f "$top/content/site.yaml" ]; then
 		check "... its images are there" test -n "$(find "$cur/images" -name '*.jpg' 2>/dev/null)"
 		check "... built beside the site's own output, not over it" sh -c \
 		    "test -f src-ssg/.ssg-cache/push/output/index.html.gz && ! test -e src-ssg/output"
+		served Caddy "$ca"
+		ssg_pushed=1
 		echo "precompress_assets: false" >> src-ssg/site.yaml
 		"$DEPLOY" push -c ssg.yaml docs > push.out 2>&1
 		check "precompress_assets: false in site.yaml is kept" sh -c \
@@ -298,6 +329,13 @@ refuse "health through nginx: a self-signed certificate is not trusted by itself
 # proxy.ca: the user's own CA (here the self-signed certificate) trusted
 # by health checks and push, beside the system store
 sed 's/^  key: key.pem$/  key: key.pem\n  ca: cert.pem/' nginx.yaml > nginx-ca.yaml
+if [ -n "${ssg_pushed:-}" ]; then
+	# the ssg site precompressed again, as it is by default
+	sed -i '/^precompress_assets: false$/d' src-ssg/site.yaml
+	sed "s|source: $work/src-docs|source: $work/src-ssg|" nginx-ca.yaml > ssg-nginx.yaml
+	"$DEPLOY" push -c ssg-nginx.yaml docs > push.out 2>&1 || { bad "push through nginx"; cat push.out; }
+	served nginx cert.pem
+fi
 check "health through nginx with proxy.ca" "$DEPLOY" health -c nginx-ca.yaml
 echo '<h1>blog three</h1>' > src-blog/index.html
 "$DEPLOY" push -c nginx-ca.yaml blog > push.out 2>&1 && ok "push through the nginx proxy with proxy.ca" ||

@@ -32,7 +32,7 @@ check "heading has an id" contains "$P" '<h2 id="a-heading">'
 check "html lang" contains "$P" '<html lang="en">'
 check "skip link" contains "$P" '<a class="skip-link" href="#main">'
 check "main landmark" contains "$P" '<main id="main"'
-check "stylesheet under the base path" contains "$P" 'href="/blog/css/style.css"'
+check "stylesheet under the base path, linked by its hash" grep -q 'href="/blog/css/style.css?v=[0-9a-f]\{8\}"' "$P"
 check "canonical URL" contains "$P" \
 	'<link rel="canonical" href="https://example.org/blog/2025/04/07/escaping-script-alert-x-script-quotes/">'
 check "author from the site" contains "$P" 'Ada Lovelace'
@@ -81,6 +81,19 @@ find "$S/output" -type f -exec ls -l --time-style=+%s.%N {} + | sort >"$T/before
 check "rebuild renders and writes nothing" contains "$T/out2.txt" '(0 rendered, 0 changed)'
 find "$S/output" -type f -exec ls -l --time-style=+%s.%N {} + | sort >"$T/after"
 check "rebuild leaves every file untouched" cmp "$T/before" "$T/after"
+
+# 4b. The stylesheet's link changes with it, and with nothing else, so a
+# reader's browser may keep it a year.
+v1=$(grep -o 'style.css?v=[0-9a-f]*' "$P")
+echo 'p { margin: 0 }' >>"$S/static/css-extra.txt"
+"$SSG" build -C "$S" -q
+check "an unrelated change keeps the stylesheet link" test "$(grep -o 'style.css?v=[0-9a-f]*' "$P")" = "$v1"
+mkdir -p "$S/themes/edited"
+{ cat "$ROOT/themes/default/style.css"; echo 'p { margin: 0 }'; } >"$S/themes/edited/style.css"
+"$SSG" build -C "$S" -q -t edited -o "$T/edited"
+v2=$(grep -o 'style.css?v=[0-9a-f]*' "$T/edited/2025/04/07/escaping-script-alert-x-script-quotes/index.html")
+check "an edited stylesheet gets a new link ($v1, $v2)" test -n "$v2" -a "$v1" != "$v2"
+rm -r "$S/themes/edited" "$S/static/css-extra.txt"
 
 # 5. --drafts includes both kinds of drafts.
 "$SSG" build -C "$S" -o "$T/with-drafts" --drafts -q

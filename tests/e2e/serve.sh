@@ -54,7 +54,7 @@ check "serve starts and answers" test $? -eq 0
 B="http://127.0.0.1:$PORT"
 curl -s -D "$T/h" -o "$T/index.html" "$B/"
 check "home page served" grep -q 'Fixture' "$T/index.html"
-check "site_url is the local address" grep -q "href=\"/css/style.css\"" "$T/index.html"
+check "site_url is the local address" grep -q "href=\"/css/style.css?v=" "$T/index.html"
 check "HTML gets the reload script" grep -q '/__ssg/events' "$T/index.html"
 check "the script sits before </body>" sh -c "grep -A1 '__ssg/events' '$T/index.html' | grep -q '</body>'"
 check "the file on disk has no script" sh -c "! grep -rq '__ssg' '$S/output'"

@@ -17,7 +17,8 @@ const { chromium } = require('playwright-core');
 const [ROOT, OUT] = process.argv.slice(2);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const MAX = Number(process.env.LOOK_MAX || 0.02);
-const BSSG = path.join(ROOT, 'tests', 'fixtures', 'bssg-look.out');
+// LOOK_BSSG: BSSG's build of another site (its site URL http://look.invalid)
+const BSSG = process.env.LOOK_BSSG || path.join(ROOT, 'tests', 'fixtures', 'bssg-look.out');
 // LOOK_SHEETS and LOOK_PAGES (space-separated) measure other sheets, such
 // as BSSG's own themes, or fewer pages.
 const SHEETS = process.env.LOOK_SHEETS || path.join(ROOT, 'tests', 'fixtures', 'bssg-look.themes');

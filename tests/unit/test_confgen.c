@@ -16,6 +16,8 @@
 #include "acme.h"
 #include "buf.h"
 #include "confgen.h"
+
+#define BROTLI_STATIC "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"
 #include "diag.h"
 #include "spec.h"
 
@@ -197,6 +199,9 @@ test_caddy_sites(void)
 	p.state = st.ptr;
 	p.root = "/srv/cg/blog";
 	p.mime_types = "/etc/nginx/mime.types";
+	/* nginx -t loads the module where it is (tests/deps.sh installs it) */
+	p.brotli_static = access(BROTLI_STATIC, R_OK) == 0 ? BROTLI_STATIC :
+	    NULL;
 	buf_printf(&adm, "%s/admin.sock", tmp);
 	buf_printf(&data, "%s/caddy", tmp);
 	p.admin = adm.ptr;
@@ -222,7 +227,15 @@ test_caddy_sites(void)
 	CHECK(strstr(b.ptr, "location = /.well-known/release") != NULL &&
 	    strstr(b.ptr, "add_header X-Release $release_id always;") != NULL,
 	    "release id");
-	CHECK(strstr(b.ptr, "expires 30d;") != NULL, "asset cache");
+	CHECK(p.brotli_static == NULL ||
+	    (strstr(b.ptr, "load_module " BROTLI_STATIC ";") != NULL &&
+	    strstr(b.ptr, "brotli_static on;") != NULL), "brotli module");
+	CHECK(strstr(b.ptr, "\t\tlocation / {\n\t\t\troot $release_dir;\n"
+	    "\t\t\tadd_header Cache-Control \"no-cache\" always;\n"
+	    "\t\t\tadd_header X-Release") != NULL, "pages: no-cache, and the "
+	    "site's headers beside it");
+	CHECK(strstr(b.ptr, "add_header Cache-Control $asset_cache always;") !=
+	    NULL && strstr(b.ptr, "immutable") != NULL, "asset cache");
 
 	buf_clear(&b);
 	CHECK(confgen_caddy(&b, s, &p) == 0, "caddy");
@@ -280,7 +293,7 @@ test_acme(void)
 	struct spec *s = load(text);
 	struct buf b = BUF_INIT, path = BUF_INIT, log = BUF_INIT;
 	struct confgen_paths p = { tmp, "/srv/cg/a", "/etc/nginx/mime.types",
-	    "/tmp/x.sock", tmp, NULL };
+	    "/tmp/x.sock", tmp, NULL, NULL };
 	char *argv[] = { "caddy", "validate", "--adapter", "caddyfile",
 	    "--config", NULL, NULL };
 
