@@ -16,6 +16,7 @@
 #include "agent.h"
 #include "bench.h"
 #include "buf.h"
+#include "confgen.h"
 #ifdef HAVE_LIBSSG
 #include "build.h"
 #endif
@@ -237,6 +238,17 @@ cmd_check(int argc, char **argv)
 	    s->nsites == 1 ? "" : "s", s->platform == PLATFORM_LINUX_NETNS ?
 	    "linux-netns" : s->platform == PLATFORM_FREEBSD_BASTILLE ?
 	    "freebsd-bastille" : "freebsd-jail");
+	/* what the sites' nginx serves a push's .br files with */
+	if (s->platform != PLATFORM_LINUX_NETNS)
+		printf("note: sites serve gzip, not brotli: deploy loads no "
+		    "brotli module into nginx on FreeBSD\n");
+	else if (access(CONFGEN_BROTLI_LINUX, R_OK) == 0)
+		printf("sites serve brotli and gzip (%s)\n",
+		    CONFGEN_BROTLI_LINUX);
+	else
+		printf("note: sites serve gzip, not brotli: no %s (Debian: "
+		    "apt install libnginx-mod-http-brotli-static)\n",
+		    CONFGEN_BROTLI_LINUX);
 	spec_free(s);
 	return dc_report(d, 0);
 }

@@ -21,6 +21,10 @@ struct confgen_paths {
 					 * where there is none (gzip only) */
 };
 
+/* On linux-netns: Debian's package libnginx-mod-http-brotli-static */
+#define CONFGEN_BROTLI_LINUX \
+	"/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"
+
 /*
  * nginx for one site jail: listens on the site's address port 80, serves
  * root/current, answers /.well-known/release with the release id and sets

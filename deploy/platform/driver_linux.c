@@ -226,8 +226,8 @@ paths_for(const struct spec *s, const char *jail, struct buf *state,
 	p->root = root->ptr;
 	p->mime_types = "/etc/nginx/mime.types";
 	/* Debian's libnginx-mod-http-brotli-static, where installed */
-	p->brotli_static = access(LX_BROTLI_STATIC, R_OK) == 0 ?
-	    LX_BROTLI_STATIC : NULL;
+	p->brotli_static = access(CONFGEN_BROTLI_LINUX, R_OK) == 0 ?
+	    CONFGEN_BROTLI_LINUX : NULL;
 	p->admin = admin->ptr;
 	p->data = data->ptr;
 	buf_printf(acme, "%s" ACME_SUBDIR, s->state);

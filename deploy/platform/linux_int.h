@@ -16,9 +16,6 @@
 
 #define NETNS_DIR	"/run/netns"
 #define JAIL_TABLE	"deploy_jail"
-/* Debian's package libnginx-mod-http-brotli-static */
-#define LX_BROTLI_STATIC \
-	"/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"
 
 struct ldrv {
 	struct driver	 pub;

@@ -144,6 +144,7 @@ r1blog=$(sed -n 's/^release //p' push.out)
 r1docs=$(sed -n 's/^release //p' push.out)
 check "push notes pages without a precompressed .gz" grep -q "docs has no precompressed pages (index.html.gz)" push.out
 
+check "check says the sites serve brotli" sh -c "'$DEPLOY' check | grep -q '^sites serve brotli and gzip'"
 ca=state/proxy/data/pki/authorities/local/root.crt
 # The ssg site (docs.test) as a browser gets it through the proxy, whose
 # CA is $2: brotli or gzip as asked, pages revalidated (304), the
