@@ -1,7 +1,8 @@
 #!/bin/sh
 # Benchmark (not part of make check), as root: the demo site (content/),
-# or a generated site of PAGES pages, is built with ssg, applied and
-# pushed on linux-netns behind each proxy kind in turn (Caddy with its
+# or a generated site of PAGES pages, is pushed as a folder (push builds
+# it with the site's own settings, precompressed by default, and this
+# checks what it published) on linux-netns behind each proxy kind in turn (Caddy with its
 # internal CA, nginx with an ECDSA P-256 certificate made here), and
 # measured with `deploy bench`; then the runs of both kinds are printed
 # side by side. Everything it makes carries a unique name and is removed
@@ -71,9 +72,8 @@ else
 	cp -a "$top/content" site
 	rm -rf site/output site/.ssg-cache
 fi
-# Precompressed, as a site to deploy is best built (precompress_assets).
-echo "precompress_assets: true" >> site/site.yaml
-"$SSG" build -q -C site > build.out 2>&1 || { cat build.out; die "ssg build failed"; }
+# The site folder itself, with its own settings: push builds it as a new
+# user's site is built, precompressed by default.
 
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
     -days 2 -subj /CN=www.bench.test -keyout key.pem -out cert.pem \
@@ -96,8 +96,25 @@ releases:
 sites:
   - name: blog
     domains: [www.bench.test]
-    source: $work/site/output
+    source: $work/site
 EOF
+}
+
+# What the push published: a .gz and a .br beside every compressible
+# file, none beside an image; dies otherwise.
+published() {
+	n=0 miss=
+	for f in $(cd "$1" && find . -type f \( -name '*.html' -o -name '*.css' \
+	    -o -name '*.xml' -o -name '*.js' -o -name '*.svg' -o -name '*.json' \
+	    -o -name '*.txt' \) ! -path './.capsule/*'); do
+		n=$((n + 1))
+		[ -f "$1/$f.gz" ] && [ -f "$1/$f.br" ] || miss="$miss $f"
+	done
+	[ -z "$miss" ] || die "published without .gz or .br:$miss"
+	imgs=$(cd "$1" && find . -type f \( -name '*.jpg.*' -o -name '*.jpeg.*' \
+	    -o -name '*.png.*' -o -name '*.webp.*' -o -name '*.avif.*' -o -name '*.gif.*' \))
+	[ -z "$imgs" ] || die "an image compressed again: $imgs"
+	echo "published: $n compressible files, each with .gz and .br; no image has either"
 }
 
 for k in $kinds; do
@@ -114,6 +131,7 @@ for k in $kinds; do
 	# shellcheck disable=SC2086
 	"$DEPLOY" push -c "$k.yaml" $ca blog > "push-$k.out" 2>&1 ||
 	    { cat "push-$k.out"; die "push ($k) failed"; }
+	published "$work/www/blog/current"
 	# shellcheck disable=SC2086
 	"$DEPLOY" bench -c "$k.yaml" $quick --out "$out/$k" blog \
 	    > "$out/$k.table" 2> "bench-$k.err" ||
