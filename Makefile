@@ -189,7 +189,7 @@ bench-photos: deps all
 # network supplies, built with clang's libFuzzer, ASan and UBSan into
 # tests/fuzz/build/. make fuzz runs each for FUZZ_SECONDS.
 FUZZ_DIR	 = tests/fuzz/build
-FUZZ_TARGETS	 = post template siteyaml bssgconf deployyaml agent bssgframe gemtext caddyrenew picture
+FUZZ_TARGETS	 = post template siteyaml bssgconf deployyaml agent bssgframe gemtext caddyrenew picture search
 FUZZ_SECONDS	?= 60
 FUZZ_CC		?= clang
 # A 4 MB bound on a page keeps each input well inside the fuzzers'

@@ -21,7 +21,10 @@ title: Tide tables for sailors
 date: 2024-03-01 10:00:00
 tags: sea, navigation
 ---
-The moon pulls the water. Lighthouse keepers read the tables.
+The moon pulls the water.
+
+Lighthouse keepers read the tables (past the excerpt: an edit here
+changes only the text).
 
 ```
 kerneloops unseen in code
