@@ -15,14 +15,14 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-Wall -Wextra $(SSG_DIRS:%=-Issg/%) $(DEPLOY_DIRS:%=-Ideploy/%) -DSSG_VERSION='"$(VERSION)"' -DHAVE_LIBSSG \
 	-DSSG_DATADIR='"$(DATADIR)"' $(CFLAGS)
 PKG_CFLAGS = $$(pkg-config --cflags $(PKGS) vips)
-LIBS	 = $$(pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lpthread \
+LIBS	 = $$(pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lpthread -lm \
 	-lssl -lcrypto \
 	$(LIBDL)
 # ssg opens these on first use (ssg/util/dynlib.h): their names as the loader
 # knows them, read from the libraries this build compiles against.
 LAZY_PKGS = libmicrohttpd libgit2 libarchive libcurl
 SSG_LIBS = $$(pkg-config --libs $(filter-out $(LAZY_PKGS),$(PKGS))) \
-	-lcmark-gfm-extensions -lpthread $(LIBDL)
+	-lcmark-gfm-extensions -lpthread -lm $(LIBDL)
 LIBDL	?= $(if $(filter Linux,$(shell uname -s)),-ldl)
 soname = $(shell f=$$(pkg-config --variable=libdir $(1) 2>/dev/null)/$(2); \
 	readelf -d "$$f" 2>/dev/null | sed -n 's/.*soname: \[\(.*\)\].*/\1/p')
@@ -44,6 +44,7 @@ LIBSSG_OBJS = \
 	ssg/util/mem.o ssg/util/pool.o ssg/util/slug.o ssg/util/utf8.o \
 	ssg/util/value.o \
 	ssg/util/yamldoc.o \
+	ssg/source/searchword.o \
 	ssg/source/config.o ssg/source/content.o ssg/source/excerpt.o ssg/source/frontmatter.o \
 	ssg/source/gitinfo.o ssg/source/highlight.o ssg/source/locale.o \
 	ssg/source/markdown.o ssg/source/related.o ssg/source/siteindex.o \
@@ -51,14 +52,15 @@ LIBSSG_OBJS = \
 	ssg/render/gemtext.o ssg/render/render.o ssg/render/render_bssg.o \
 	ssg/render/render_fp.o ssg/render/render_list.o ssg/render/template.o \
 	ssg/render/template_compile.o ssg/render/theme.o \
+	ssg/render/search_index.o ssg/render/search_query.o \
 	ssg/build/build.o ssg/build/build_memo.o ssg/build/build_sources.o \
 	ssg/build/compress.o ssg/build/manifest.o ssg/build/media.o ssg/build/media_encode.o ssg/build/output.o ssg/build/picture.o \
-	ssg/build/srccache.o \
+	ssg/build/srccache.o ssg/build/build_search.o \
 	ssg/cmd/backup.o ssg/cmd/check.o ssg/cmd/check_against.o ssg/cmd/cli.o \
 	ssg/cmd/cmd_backup.o ssg/cmd/cmd_build.o ssg/cmd/cmd_check.o \
 	ssg/cmd/cmd_edit.o ssg/cmd/cmd_import.o ssg/cmd/cmd_list.o \
 	ssg/cmd/cmd_serve.o ssg/cmd/cmd_site.o ssg/cmd/cmd_themes.o \
-	ssg/cmd/cmd_write.o ssg/cmd/serve.o ssg/cmd/watch.o \
+	ssg/cmd/cmd_write.o ssg/cmd/cmd_search.o ssg/cmd/serve.o ssg/cmd/watch.o \
 	ssg/import/import_bssg.o ssg/import/import_bssg_urls.o \
 	ssg/import/import_bssg_yaml.o
 
@@ -88,7 +90,7 @@ UNIT_TESTS = \
 	tests/unit/test_value tests/unit/test_spec tests/unit/test_confgen \
 	tests/unit/test_release tests/unit/test_freebsd tests/unit/test_mdmem \
 	tests/unit/test_fsutil tests/unit/test_highlight tests/unit/test_acme \
-	tests/unit/test_caddy_renew
+	tests/unit/test_caddy_renew tests/unit/test_search
 TEST_PROGRAMS = tests/deploy/test_plan tests/deploy/release/drv \
 	tests/deploy/freebsd/fbplan
 
@@ -187,7 +189,7 @@ bench-photos: deps all
 # network supplies, built with clang's libFuzzer, ASan and UBSan into
 # tests/fuzz/build/. make fuzz runs each for FUZZ_SECONDS.
 FUZZ_DIR	 = tests/fuzz/build
-FUZZ_TARGETS	 = post template siteyaml bssgconf deployyaml agent bssgframe gemtext caddyrenew picture
+FUZZ_TARGETS	 = post template siteyaml bssgconf deployyaml agent bssgframe gemtext caddyrenew picture search
 FUZZ_SECONDS	?= 60
 FUZZ_CC		?= clang
 # A 4 MB bound on a page keeps each input well inside the fuzzers'

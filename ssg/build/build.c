@@ -274,6 +274,13 @@ siblings(struct build *b, const char *rel, const void *data, size_t n,
 	free(path);
 }
 
+void
+build_siblings(struct build *b, const char *rel, const void *data, size_t n,
+    int changed)
+{
+	siblings(b, rel, data, n, changed);
+}
+
 /* The line of path that holds text (or its last part), or 0. */
 static int
 line_of(const char *path, const char *text)
@@ -1067,6 +1074,8 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		pool_for(threads, b.ndirty, render_one, &b);
 		build_progress(&b, "render", b.ndirty, b.ndirty);
 	}
+	build_search(&b, threads);
+	build_trace("search");
 	/* the Gemini capsule, from the same sources (nothing changed when
 	 * the build is carried over) */
 	if (b.c.gemini) {
@@ -1095,6 +1104,7 @@ carried:
 		st->outputs++;
 		st->written += changed;
 	}
+	build_search_script(&b);
 	build_trace("render");
 	for (i = 0; i < b.nstatics; i++)
 		copy_static(b.statics[i].path, b.statics[i].rel,

@@ -23,6 +23,8 @@ int	cmd_config(struct cli *, int, char **);
 int	cmd_themes(struct cli *, int, char **);
 int	cmd_version(struct cli *, int, char **);
 int	cmd_import(struct cli *, int, char **);
+/* The built site's search index (cmd_search.c). */
+int	cmd_search(struct cli *, int, char **);
 /* Writing (cmd_write.c: init, new; cmd_edit.c: edit, delete, publish). */
 int	cmd_init(struct cli *, int, char **);
 int	cmd_new(struct cli *, int, char **);

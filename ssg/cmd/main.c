@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "list", cmd_list, "list the posts" },
 	{ "tags", cmd_tags, "list the tags with their number of posts" },
 	{ "drafts", cmd_drafts, "list the drafts" },
+	{ "search", cmd_search, "find posts and pages in the built site's search index" },
 	{ "backup", cmd_backup, "archive the site's sources into .ssg-backups/" },
 	{ "backups", cmd_backups, "list the backups" },
 	{ "restore", cmd_restore, "restore the sources from a backup" },

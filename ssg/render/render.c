@@ -668,6 +668,30 @@ do_404(const struct render *r, const struct page_job *j, struct buf *out,
 	    tr(r, "not_found_title"), NULL, "/404.html"), out, err);
 }
 
+/* The search page: a form that works as /search/?q=words, filled in by
+ * search.js; without it, links to the lists that find posts. */
+static int
+do_search(const struct render *r, const struct page_job *j, struct buf *out,
+    struct buf *err)
+{
+	static const char *const msgs[] = { "search_empty", "search_none",
+	    "search_too_long", "search_results", "search_error" };
+	struct val *top = page_ctx(r, "search", tr(r, "search_title"), NULL,
+	    j->url), *s = val_map();
+	size_t i;
+
+	set_href(r, s, "script_url", "/search/search.js");
+	set_href(r, s, "index_url", "/search/");
+	if (r->c->enable_archives && r->ix->nposts > 0)
+		set_href(r, s, "archives_url", "/archives/");
+	if (r->ix->ntags > 0)
+		set_href(r, s, "tags_url", "/tags/");
+	for (i = 0; i < sizeof(msgs) / sizeof(msgs[0]); i++)
+		val_set_str(s, msgs[i], tr(r, msgs[i]));
+	val_set(top, "search", s);
+	return render_tmpl(r, "search", top, out, err);
+}
+
 /* The post or page of a PAGE_SOURCE job. */
 const struct post *
 render_source_post(const struct render *r, const struct page_job *j)
@@ -702,6 +726,7 @@ static int (*const renderers[PAGE_KIND_COUNT])(const struct render *,
 	[PAGE_AUTHOR_RSS] = render_feed,
 	[PAGE_PAGES] = render_pages,
 	[PAGE_404] = do_404,
+	[PAGE_SEARCH] = do_search,
 	[PAGE_RSS] = render_feed,
 	[PAGE_ATOM] = render_feed,
 	[PAGE_SITEMAP] = render_sitemap,
@@ -991,6 +1016,8 @@ render_plan(struct render *r, struct page_job **jobs)
 		}
 	}
 	add_file(&p, PAGE_404, 0, "404.html");
+	if (c->search)
+		add_dir(&p, PAGE_SEARCH, 0, "search/");
 	add_file(&p, PAGE_RSS, 0, "%s", c->rss_filename);
 	add_file(&p, PAGE_ATOM, 0, "atom.xml");
 	add_file(&p, PAGE_SITEMAP, 0, "sitemap.xml");

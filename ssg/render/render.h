@@ -36,6 +36,7 @@ enum page_kind {
 	PAGE_AUTHOR_RSS,	/* arg: index in ix->authors */
 	PAGE_PAGES,		/* the list of secondary pages */
 	PAGE_404,
+	PAGE_SEARCH,		/* search/: the page of search.js (search: true) */
 	PAGE_RSS,
 	PAGE_ATOM,
 	PAGE_SITEMAP,

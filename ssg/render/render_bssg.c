@@ -365,6 +365,11 @@ values(const struct render *r, const struct page_job *j,
 		pg->title = msg(r, "all_pages");
 		pg->url = "/pages.html";
 		break;
+	case PAGE_SEARCH:	/* ssg's own page too */
+		pg->title = tr(r, "search_title");
+		pg->url = "/search/";
+		type = "WebPage";
+		break;
 	default:	/* 404: ssg's own page, BSSG writes none */
 		pg->title = tr(r, "not_found_title");
 		pg->url = "/404.html";

@@ -250,6 +250,11 @@ render_fingerprint(const struct render *r, const struct page_job *j)
 		hash_field_u64(&b, p->text_hash);
 		hash_field_str(&b, p->title);
 		break;
+	case PAGE_SEARCH:
+		/* it links the archives and the tags when there are some */
+		hash_field_u64(&b, ix->nposts > 0);
+		hash_field_u64(&b, ix->ntags > 0);
+		break;
 	case PAGE_404:
 	case PAGE_ROBOTS:
 	case PAGE_KIND_COUNT:

@@ -77,6 +77,7 @@ static const struct ckey keys[] = {
 	B(precompress_assets, "false", "write .gz and .br beside html, css, xml, js, svg, json, txt"),
 	B(rebuild_after_post, "true", "build after `ssg new post`"),
 	B(rebuild_after_edit, "true", "build after `ssg edit`"),
+	B(search, "false", "write /search/: a search page, its script and an index of the posts and pages in shards (ssg init turns it on)"),
 	B(gemini, "false", "also write the site as a Gemini capsule (gemtext) into gemini_output_dir"),
 	S(gemini_output_dir, "capsule", "folder of the Gemini capsule, in the site folder"),
 	S(gemini_url, "", "the capsule's address, e.g. gemini://example.org (named on its home page)"),

@@ -47,6 +47,7 @@ struct site_config {
 	int	 posts_per_page;
 	int	 index_show_full_content;
 	int	 smart_punctuation;
+	int	 search;		/* write /search/ and its index */
 	int	 gemini;		/* write the Gemini capsule too */
 	char	*gemini_output_dir;
 	char	*gemini_url;

@@ -1,0 +1,169 @@
+#!/bin/sh
+# search: true: the search page, its script and the sharded index under
+# search/; ssg search finds posts by title, body, tag and prefix; an
+# edit rewrites the shards of the words it adds or drops and no others;
+# a no-change build writes nothing; --force writes the same bytes; and
+# search.js folds words and ranks as ssg does (with node, where there).
+. "$(dirname "$0")/../lib.sh"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+S="$T/site"
+O="$S/output"
+mkdir -p "$S/posts" "$S/pages"
+cat >"$S/site.yaml" <<'YAML'
+site_title: "Search test"
+site_url: "http://localhost:8000"
+search: true
+YAML
+cat >"$S/posts/tide.md" <<'MD'
+---
+title: Tide tables for sailors
+date: 2024-03-01 10:00:00
+tags: sea, navigation
+---
+The moon pulls the water.
+
+Lighthouse keepers read the tables (past the excerpt: an edit here
+changes only the text).
+
+```
+kerneloops unseen in code
+```
+MD
+cat >"$S/posts/bread.md" <<'MD'
+---
+title: Sourdough bread
+date: 2024-02-01 10:00:00
+tags: baking
+---
+A starter, flour and water: tides of yeast. Crème fraîche on the side.
+MD
+cat >"$S/posts/moon.md" <<'MD'
+---
+title: Watching the moon
+date: 2024-01-01 10:00:00
+tags: sky
+---
+The moon, the moon and the moon again, with tides mentioned once.
+MD
+cat >"$S/pages/about.md" <<'MD'
+---
+title: About
+---
+Written by a sailor who likes Straße names and Ελληνικά.
+MD
+
+"$SSG" build -C "$S" -q
+check "builds with search: true" test $? -eq 0
+for f in index.html search.js manifest.json docs.json; do
+	check "search/$f written" test -s "$O/search/$f"
+done
+check "shards under search/s/" test -s "$O/search/s/ti.json"
+check "the shard of keepers" test -s "$O/search/s/ke.json"
+check "a Greek word's shard is named by its code points" \
+    test -s "$O/search/s/_03b5_03bb.json"
+check "the manifest counts the four documents" \
+    contains "$O/search/manifest.json" '"docs":4'
+check "the manifest lists the shard ti" contains "$O/search/manifest.json" '"ti"'
+check "the document table has the title" contains "$O/search/docs.json" \
+    '"title":"Tide tables for sailors"'
+check "the page has a GET form" contains "$O/search/index.html" \
+    '<form class="search-form" method="get" action=""'
+check "the page has a q field" contains "$O/search/index.html" \
+    '<input type="search" id="search-q" name="q"'
+check "the page explains itself without JavaScript" \
+    grep -q '<noscript><p>Search needs JavaScript.*href="/archives/".*href="/tags/"' \
+    "$O/search/index.html"
+check "the results are a live region" contains "$O/search/index.html" \
+    '<ol id="search-results" class="search-results" aria-live="polite">'
+check "the page loads the script" contains "$O/search/index.html" \
+    '<script src="/search/search.js" defer>'
+check "the script is the one of the themes" \
+    cmp "$O/search/search.js" "$ROOT/themes/templates/search.js"
+gz=$(gzip -9c "$O/search/search.js" | wc -c)
+check "the script is under 10 KB compressed ($gz)" test "$gz" -lt 10240
+check "code blocks are not indexed" sh -c "! grep -rq kerneloops '$O/search/s'"
+
+# first: search WORDS prints the titles, best first
+first() { "$SSG" search -C "$S" "$@" 2>/dev/null | head -n 1 | cut -f 1; }
+check "a title word" test "$(first sourdough)" = "Sourdough bread"
+check "the title is weighted up" test "$(first tables)" = "Tide tables for sailors"
+check "a body word" test "$(first lighthouse)" = "Tide tables for sailors"
+check "a tag" test "$(first navigation)" = "Tide tables for sailors"
+check "a page" test "$(first written)" = "About"
+check "accents and case folded" test "$(first CREME FRAICHE)" = "Sourdough bread"
+check "ß as ss" test "$(first strasse)" = "About"
+check "Greek, accents off" test "$(first ΕΛΛΗΝΙΚΑ)" = "About"
+check "the last word is a prefix" test "$(first sourd)" = "Sourdough bread"
+check "AND between words" test "$(first moon lighthouse)" = "Tide tables for sailors"
+check "a word the title holds ranks first" test "$(first moon)" = "Watching the moon"
+check "the URL is printed" sh -c "'$SSG' search -C '$S' sourdough | grep -q '	/2024/02/01/sourdough-bread/\$'"
+check "no match exits 1" sh -c "! '$SSG' search -C '$S' zebra"
+check "no match is said" sh -c "'$SSG' search -C '$S' zebra 2>&1 | grep -q 'no post or page'"
+check "a query of no words is said" sh -c "'$SSG' search -C '$S' '?!' 2>&1 | grep -q 'no words'"
+long=$(awk 'BEGIN { for (i = 0; i < 2000; i++) printf "x" }')
+check "a very long query is said" sh -c "'$SSG' search -C '$S' '$long' 2>&1 | grep -q 'too long'"
+check "search --help" "$SSG" search --help
+check "bad usage exits 2" sh -c "'$SSG' search -C '$S'; test \$? -eq 2"
+check "--words folds as the index" test "$("$SSG" search -w 'Crème ÜBER' | tr '\n' ' ')" = "creme uber "
+
+# an edit: the new word found, the old one gone, only its shards written
+sleep 1
+touch -d '2000-01-01' "$O/search/s/mo.json" "$O/search/s/so.json"
+sed -i 's/Lighthouse keepers/Harbourmasters/' "$S/posts/tide.md"
+"$SSG" build -C "$S" -q
+check "a new word is found" test "$(first harbourmasters)" = "Tide tables for sailors"
+check "an old word is gone" sh -c "! '$SSG' search -C '$S' lighthouse"
+check "the shard of a dropped word is gone" test ! -e "$O/search/s/ke.json"
+check "the manifest no longer lists it" sh -c "! grep -q '\"ke\"' '$O/search/manifest.json'"
+check "a shard the edit leaves alone is not rewritten" \
+    test "$(stat -c %Y "$O/search/s/so.json")" -lt 1000000000
+check "the shard of moon, whose postings stay, is not rewritten" \
+    test "$(stat -c %Y "$O/search/s/mo.json")" -lt 1000000000
+
+# a build with nothing changed writes nothing
+sleep 1
+line=$("$SSG" build -C "$S" 2>&1 | tail -n 1)
+check "a no-change build writes nothing ($line)" sh -c "echo '$line' | grep -q ', 0 changed)'"
+
+# a post removed: out of the index
+rm "$S/posts/bread.md"
+"$SSG" build -C "$S" -q
+check "a removed post is not found" sh -c "! '$SSG' search -C '$S' sourdough"
+check "its shard is removed" test ! -e "$O/search/s/so.json"
+
+# --force writes the same bytes as the incremental builds
+cp -R "$O/search" "$T/inc"
+"$SSG" build -C "$S" -q --force
+check "--force and incremental builds give the same index" diff -r "$T/inc" "$O/search"
+
+# search off: the files go
+sed -i 's/^search: true/search: false/' "$S/site.yaml"
+"$SSG" build -C "$S" -q
+check "search: false removes search/" test ! -e "$O/search"
+check "no index: said" sh -c "'$SSG' search -C '$S' moon 2>&1 | grep -q 'search: true'"
+sed -i 's/^search: false/search: true/' "$S/site.yaml"
+"$SSG" build -C "$S" -q
+
+# search.js folds and ranks as ssg does
+if command -v node >/dev/null 2>&1; then
+	words='Crème brûlée ÜBER Straße naïve Ελληνικά ΣΟΦΟΣ Ёлка Привет Łódź Ærø ȘTIINȚĂ İstanbul résumé e\314\201t\303\251 ǅ 日本 x²'
+	c=$("$SSG" search -w "$words" | tr '\n' ' ')
+	js=$(node -e 'const s = require(process.argv[1]);
+	    console.log(s.words(process.argv[2]).join(" ") + " ")' \
+	    "$O/search/search.js" "$words")
+	check "search.js folds words as ssg does ($js / $c)" test "$js" = "$c"
+	for q in moon "moon tid" tide "the" s; do
+		c=$("$SSG" search -C "$S" -n 0 "$q" 2>/dev/null | cut -f 2 | tr '\n' ' ')
+		js=$(node -e '
+const fs = require("fs"), s = require(process.argv[1] + "/search.js");
+const rd = (f) => JSON.parse(fs.readFileSync(process.argv[1] + "/" + f));
+const m = rd("manifest.json"), d = rd("docs.json"), ws = s.words(process.argv[2]);
+const sh = {};
+for (const n of s.shardsFor(ws, m)) sh[n] = rd("s/" + n + ".json");
+console.log(s.rank(ws, m, d, sh).map((r) => d[r.doc].url).join(" ") + (ws.length ? " " : ""));' \
+		    "$O/search" "$q")
+		check "search.js ranks '$q' as ssg does ($js / $c)" test "$js" = "$c"
+	done
+fi
+summary

@@ -1,0 +1,294 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "mem.h"
+#include "search_index.h"
+#include "search_query.h"
+#include "searchword.h"
+#include "tap.h"
+
+static void
+join_word(const char *w, size_t len, void *arg)
+{
+	struct buf *b = arg;
+
+	if (b->len > 0)
+		buf_addc(b, ' ');
+	buf_add(b, w, len);
+}
+
+static void
+is_words(const char *in, const char *want)
+{
+	struct buf b = BUF_INIT;
+
+	search_words(in, strlen(in), join_word, &b);
+	IS_STR(b.ptr, want, in);
+	buf_release(&b);
+}
+
+static void
+is_shard(const char *w, const char *want)
+{
+	struct buf b = BUF_INIT;
+
+	search_shard_name(&b, w);
+	IS_STR(b.ptr, want, w);
+	buf_release(&b);
+}
+
+/* The words search.js folds the same way (tests/e2e/search.sh holds
+ * the script to these through ssg search -w). */
+static void
+test_words(void)
+{
+	is_words("Hello, World!", "hello world");
+	is_words("Crème brûlée", "creme brulee");
+	is_words("ÜBER naïve résumé", "uber naive resume");
+	is_words("Straße", "strasse");
+	is_words("Łódź Ærø œuvre", "lodz aero oeuvre");
+	is_words("ȘTIINȚĂ", "stiinta");
+	is_words("İstanbul", "istanbul");
+	is_words("Ελληνικά ΣΟΦΟΣ σοφός", "ελληνικα σοφοσ σοφοσ");
+	is_words("Ёлка Привет ЙОД", "елка привет иод");
+	/* an accent written apart joins its word */
+	is_words("e\xcc\x81te\xcc\x81", "ete");
+	/* digits are words; anything outside the alphabet parts them */
+	is_words("x2 3.14 a_b c-d 日本 e—f", "x2 3 14 a b c d e f");
+	is_words("", "");
+	is_words("?! ...", "");
+	/* bad UTF-8 parts words and is never a word */
+	is_words("ab\xff" "cd", "ab cd");
+	/* past SEARCH_WORD_MAX bytes: no word */
+	is_words("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa ok",
+	    "ok");
+}
+
+static void
+test_shards(void)
+{
+	is_shard("about", "ab");
+	is_shard("a", "a");
+	is_shard("42nd", "42");
+	is_shard("ελληνικα", "_03b5_03bb");
+	is_shard("eλ", "e_03bb");
+	is_shard("привет", "_043f_0440");
+}
+
+/* ---- ranking on a tiny corpus, the files kept in memory ---- */
+
+struct files {
+	char	*rel[64];
+	struct buf data[64];
+	size_t	 n;
+};
+
+static int
+put(const char *rel, const char *data, size_t n, void *arg)
+{
+	struct files *f = arg;
+
+	if (f->n == 64)
+		return -1;
+	f->rel[f->n] = xstrdup(rel);
+	buf_init(&f->data[f->n]);
+	buf_add(&f->data[f->n], data, n);
+	f->n++;
+	return 0;
+}
+
+static int
+get(const char *rel, struct buf *out, void *arg)
+{
+	struct files *f = arg;
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (strcmp(f->rel[i], rel) == 0) {
+			buf_add(out, f->data[i].ptr, f->data[i].len);
+			return 0;
+		}
+	return -1;
+}
+
+static void
+files_release(struct files *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		free(f->rel[i]);
+		buf_release(&f->data[i]);
+	}
+	f->n = 0;
+}
+
+static void
+add(struct search_index *ix, const char *title, const char *url,
+    const char *tag, const char *text)
+{
+	struct search_doc d;
+	const char *tags[1] = { tag };
+
+	memset(&d, 0, sizeof(d));
+	d.title = title;
+	d.url = url;
+	d.date = "2024-01-01";
+	d.excerpt = text;
+	d.tags = tags;
+	d.ntags = tag != NULL;
+	d.text = text;
+	d.text_len = strlen(text);
+	search_index_add(ix, &d);
+}
+
+/* The URLs the query finds, best first, space-separated. */
+static void
+is_found(struct files *f, const char *q, const char *want)
+{
+	struct search_result r;
+	struct buf b = BUF_INIT, err = BUF_INIT;
+	size_t i;
+
+	search_query(q, get, f, &r, &err);
+	OK(r.status == SEARCH_OK, "%s: status %d (%s)", q, r.status, err.ptr);
+	for (i = 0; i < r.nhits; i++)
+		buf_printf(&b, "%s%s", i ? " " : "", r.hits[i].url);
+	IS_STR(b.ptr, want, q);
+	search_result_release(&r);
+	buf_release(&b);
+	buf_release(&err);
+}
+
+static void
+test_ranking(void)
+{
+	struct search_index *ix = search_index_new();
+	struct files f = { 0 };
+	struct search_result r;
+	struct buf err = BUF_INIT, q = BUF_INIT;
+	size_t i;
+
+	add(ix, "Tide tables", "/tide/", "sea",
+	    "The moon pulls the sea. Keepers read tables of the tide.");
+	add(ix, "Moon watching", "/moon/", "sky",
+	    "The moon rises over the sea, and the moon sets.");
+	add(ix, "Bread", "/bread/", "baking",
+	    "Flour, water and a starter. Crème fraîche on the side.");
+	add(ix, "Long read", "/long/", NULL,
+	    "moon and many other words to make this document a long one "
+	    "where the word is a small part of all it says, padding padding "
+	    "padding padding padding padding padding padding padding");
+	OK(search_index_write(ix, put, &f) == 0, "the index is written");
+	search_index_free(ix);
+
+	/* the title weighs: the Moon post first though Tide says moon too */
+	is_found(&f, "moon", "/moon/ /tide/ /long/");
+	/* with no title word, the short text with more of it first */
+	is_found(&f, "sea", "/tide/ /moon/");
+	/* AND */
+	is_found(&f, "moon keepers", "/tide/");
+	is_found(&f, "moon bread", "");
+	/* the last word is a prefix; others are whole words */
+	is_found(&f, "tab", "/tide/");
+	is_found(&f, "ta moon", "");
+	/* a one-letter prefix spans its shards */
+	is_found(&f, "bread s", "/bread/");
+	/* a tag */
+	is_found(&f, "baking", "/bread/");
+	/* folded as the index */
+	is_found(&f, "CREME Fraiche", "/bread/");
+	is_found(&f, "unknownword", "");
+
+	search_query("", get, &f, &r, &err);
+	IS_INT(r.status, SEARCH_NO_WORDS, "an empty query");
+	search_result_release(&r);
+	search_query("?!", get, &f, &r, &err);
+	IS_INT(r.status, SEARCH_NO_WORDS, "no words");
+	search_result_release(&r);
+	for (i = 0; i < 2000; i++)
+		buf_addc(&q, 'x');
+	search_query(q.ptr, get, &f, &r, &err);
+	IS_INT(r.status, SEARCH_TOO_LONG, "a long query");
+	search_result_release(&r);
+	buf_clear(&q);
+	for (i = 0; i < 20; i++)
+		buf_adds(&q, "moon ");
+	search_query(q.ptr, get, &f, &r, &err);
+	IS_INT(r.status, SEARCH_TOO_LONG, "too many words");
+	search_result_release(&r);
+	files_release(&f);
+
+	search_query("moon", get, &f, &r, &err);
+	IS_INT(r.status, SEARCH_NO_INDEX, "no index");
+	search_result_release(&r);
+	put("manifest.json", "{\"version\":1}", 13, &f);
+	search_query("moon", get, &f, &r, &err);
+	IS_INT(r.status, SEARCH_DAMAGED, "a damaged manifest");
+	OK(strstr(err.ptr, "manifest.json") != NULL, "named: %s", err.ptr);
+	search_result_release(&r);
+	files_release(&f);
+	buf_release(&err);
+	buf_release(&q);
+}
+
+/* A word once in the title outranks it twice in the text of a document
+ * as long: without the title's weight it would not. */
+static void
+test_title_weight(void)
+{
+	struct search_index *ix = search_index_new();
+	struct files f = { 0 };
+
+	add(ix, "Quay", "/quay/", NULL, "harbour harbour boats rest");
+	add(ix, "Harbour", "/harbour/", NULL, "boats rest here today");
+	add(ix, "Fields", "/fields/", NULL, "sheep rest here today");
+	search_index_write(ix, put, &f);
+	search_index_free(ix);
+	is_found(&f, "harbour", "/harbour/ /quay/");
+	is_found(&f, "rest", "/quay/ /harbour/ /fields/");
+	files_release(&f);
+}
+
+/* The same documents give the same bytes. */
+static void
+test_stable(void)
+{
+	struct files a = { 0 }, b = { 0 };
+	struct buf got = BUF_INIT;
+	struct search_index *ix;
+	size_t i;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		ix = search_index_new();
+		add(ix, "Zeta", "/z/", "t", "b a c a");
+		add(ix, "Alpha a", "/a/", NULL, "c b");
+		search_index_write(ix, put, k == 0 ? &a : &b);
+		search_index_free(ix);
+	}
+	IS_INT(a.n, b.n, "as many files");
+	for (i = 0; i < a.n && i < b.n; i++)
+		OK(strcmp(a.rel[i], b.rel[i]) == 0 &&
+		    strcmp(a.data[i].ptr, b.data[i].ptr) == 0, "%s the same",
+		    a.rel[i]);
+	/* [doc, tf, title] */
+	OK(get("s/a.json", &got, &a) == 0 &&
+	    strcmp(got.ptr, "{\"a\":[[0,2,0],[1,1,1]]}\n") == 0,
+	    "postings: %s", got.ptr);
+	buf_release(&got);
+	files_release(&a);
+	files_release(&b);
+}
+
+int
+main(void)
+{
+	test_words();
+	test_shards();
+	test_ranking();
+	test_title_weight();
+	test_stable();
+	return tap_done();
+}

@@ -1,0 +1,322 @@
+/*
+ * ssg's search page: reads ?q=, fetches the index's manifest, the shards
+ * of the query's words and the document table (search/ beside this
+ * script), and lists the posts and pages that hold every word, the last
+ * one as the start of a word, ranked by BM25 with the title weighted up.
+ * The words are folded as ssg folds them (ssg/source/searchword.c), and
+ * ranked as `ssg search` ranks them (ssg/render/search_query.c).
+ */
+(function () {
+	"use strict";
+
+	var QUERY_MAX = 1000, WORDS_MAX = 16, WORD_MAX = 64;
+	var K1 = 1.2, B = 0.75, TITLE_WEIGHT = 2;
+	/* letters NFD leaves whole, spelt as ssg spells them */
+	var SPELL = { "ß": "ss", "ς": "σ", "æ": "ae", "œ": "oe", "ø": "o",
+	    "đ": "d", "ð": "d", "ł": "l", "ħ": "h", "ŧ": "t", "ı": "i",
+	    "þ": "th", "ŀ": "l", "ĳ": "ij", "ſ": "s" };
+
+	/* The index's alphabet: ASCII, Latin-1, Latin Extended-A, Romanian
+	 * ș ț, basic Greek and Cyrillic letters and digits. */
+	function isLetter(c) {
+		if (c < 0x80)
+			return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) ||
+			    (c >= 65 && c <= 90);
+		if (c === 0xaa || c === 0xb5 || c === 0xba)
+			return true;
+		if (c >= 0xc0 && c <= 0x17f && c !== 0xd7 && c !== 0xf7)
+			return true;
+		if (c >= 0x218 && c <= 0x21b)
+			return true;
+		if (c === 0x386 || (c >= 0x388 && c <= 0x38a) || c === 0x38c ||
+		    (c >= 0x38e && c <= 0x3ce && c !== 0x3a2))
+			return true;
+		return (c >= 0x400 && c <= 0x45f) || c === 0x490 || c === 0x491;
+	}
+
+	function isMark(c) {
+		return c >= 0x300 && c <= 0x36f;
+	}
+
+	function foldChar(ch) {
+		var s = ch.normalize("NFD").replace(/[\u0300-\u036f]/g, "")
+		    .toLowerCase(), out = "";
+
+		for (var c of s)
+			out += SPELL[c] || c;
+		return out;
+	}
+
+	function bytes(s) {
+		return new TextEncoder().encode(s).length;
+	}
+
+	/* The folded words of text, as ssg's search_words makes them. */
+	function words(text) {
+		var out = [], w = "";
+
+		function flush() {
+			if (w !== "" && bytes(w) <= WORD_MAX)
+				out.push(w);
+			w = "";
+		}
+		for (var ch of text) {
+			var c = ch.codePointAt(0);
+
+			if (isMark(c))
+				continue;
+			if (isLetter(c))
+				w += foldChar(ch);
+			else
+				flush();
+		}
+		flush();
+		return out;
+	}
+
+	/* A word's shard: its first two characters, [a-z0-9] as they are,
+	 * others as _ and four hex digits. */
+	function shardName(w) {
+		var n = "", i = 0;
+
+		for (var ch of w) {
+			if (i++ === 2)
+				break;
+			n += /^[a-z0-9]$/.test(ch) ? ch : "_" +
+			    ("000" + (ch.codePointAt(0) & 0xffff).toString(16))
+			    .slice(-4);
+		}
+		return n;
+	}
+
+	/* The shards the query's words need: the last word is a prefix,
+	 * and a one-letter prefix spans every shard it begins. */
+	function shardsFor(ws, manifest) {
+		var need = [];
+
+		ws.forEach(function (w, i) {
+			var n = shardName(w), last = i === ws.length - 1;
+
+			manifest.shards.forEach(function (s) {
+				if ((last ? s.indexOf(n) === 0 : s === n) &&
+				    need.indexOf(s) < 0)
+					need.push(s);
+			});
+		});
+		return need;
+	}
+
+	/* [{doc, score}], best first, as search_query ranks them. */
+	function rank(ws, manifest, docs, shards) {
+		var n = docs.length, avg = n > 0 && manifest.words > 0 ?
+		    manifest.words / n : 1, score = [], hits = [], out = [];
+		var d;
+
+		for (d = 0; d < n; d++) {
+			score.push(0);
+			hits.push(0);
+		}
+		ws.forEach(function (w, i) {
+			var cur = {}, name = shardName(w), last = i === ws.length - 1;
+
+			manifest.shards.forEach(function (s) {
+				var sh = shards[s];
+
+				if (!(last ? s.indexOf(name) === 0 : s === name) ||
+				    !sh)
+					return;
+				Object.keys(sh).forEach(function (t) {
+					var p = sh[t], df = p.length, idf;
+
+					if (last ? t.indexOf(w) !== 0 : t !== w)
+						return;
+					idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+					p.forEach(function (e) {
+						var tf = e[1], dl = docs[e[0]].len, s2;
+
+						s2 = idf * tf * (K1 + 1) / (tf + K1 *
+						    (1 - B + B * dl / avg));
+						if (e[2] === 1)
+							s2 *= TITLE_WEIGHT;
+						if (!(e[0] in cur) || s2 > cur[e[0]])
+							cur[e[0]] = s2;
+					});
+				});
+			});
+			Object.keys(cur).forEach(function (k) {
+				if (hits[k] === i) {
+					score[k] += cur[k];
+					hits[k]++;
+				}
+			});
+		});
+		for (d = 0; d < n; d++)
+			if (hits[d] === ws.length)
+				out.push({ doc: d, score: score[d] });
+		out.sort(function (a, b) {
+			return a.score !== b.score ? b.score - a.score :
+			    a.doc - b.doc;
+		});
+		return out;
+	}
+
+	if (typeof module === "object" && module.exports) {
+		module.exports = { words: words, shardName: shardName,
+		    shardsFor: shardsFor, rank: rank };
+		return;
+	}
+	if (typeof document === "undefined")
+		return;
+
+	var form = document.querySelector(".search-form");
+	var input = document.getElementById("search-q");
+	var status = document.getElementById("search-status");
+	var list = document.getElementById("search-results");
+
+	if (!form || !input || !status || !list)
+		return;
+
+	var base = status.getAttribute("data-index") || "./";
+	var cache = {}, seq = 0, timer = null;
+
+	function get(rel) {
+		if (!cache[rel])
+			cache[rel] = fetch(base + rel).then(function (r) {
+				if (!r.ok)
+					throw new Error(rel + ": " + r.status);
+				return r.json();
+			});
+		return cache[rel];
+	}
+
+	function say(key, extra) {
+		status.textContent = (status.getAttribute("data-" + key) || "") +
+		    (extra === undefined ? "" : " " + extra);
+	}
+
+	/* The excerpt with the query's words marked. */
+	function marked(text, ws) {
+		var frag = document.createDocumentFragment(), run = "";
+		var last = ws[ws.length - 1];
+
+		function flush() {
+			var f = words(run)[0];
+
+			if (run === "")
+				return;
+			if (f !== undefined && (ws.indexOf(f) >= 0 ||
+			    f.indexOf(last) === 0)) {
+				var m = document.createElement("mark");
+
+				m.textContent = run;
+				frag.appendChild(m);
+			} else
+				frag.appendChild(document.createTextNode(run));
+			run = "";
+		}
+		for (var ch of text) {
+			var c = ch.codePointAt(0);
+
+			if (!isLetter(c) && !isMark(c)) {
+				flush();
+				frag.appendChild(document.createTextNode(ch));
+			} else
+				run += ch;
+		}
+		flush();
+		return frag;
+	}
+
+	function show(ws, docs, ranked) {
+		list.textContent = "";
+		ranked.forEach(function (r) {
+			var d = docs[r.doc], li = document.createElement("li");
+			var a = document.createElement("a"), p;
+
+			a.href = d.url;
+			a.textContent = d.title;
+			li.appendChild(a);
+			if (d.date) {
+				var t = document.createElement("time");
+
+				t.dateTime = d.date;
+				t.textContent = " " + d.date;
+				li.appendChild(t);
+			}
+			if (d.excerpt) {
+				p = document.createElement("p");
+				p.appendChild(marked(d.excerpt, ws));
+				li.appendChild(p);
+			}
+			list.appendChild(li);
+		});
+		if (ranked.length === 0)
+			say("none");
+		else
+			say("results", ranked.length);
+	}
+
+	function search(q) {
+		var my = ++seq, ws;
+
+		if (q.length > QUERY_MAX) {
+			list.textContent = "";
+			return say("long");
+		}
+		ws = words(q);
+		if (ws.length === 0) {
+			list.textContent = "";
+			return say("empty");
+		}
+		if (ws.length > WORDS_MAX) {
+			list.textContent = "";
+			return say("long");
+		}
+		get("manifest.json").then(function (m) {
+			var need = shardsFor(ws, m);
+
+			return Promise.all([get("docs.json")].concat(need.map(
+			    function (s) {
+				return get("s/" + s + ".json");
+			}))).then(function (got) {
+				var shards = {};
+
+				need.forEach(function (s, i) {
+					shards[s] = got[i + 1];
+				});
+				if (my === seq)
+					show(ws, got[0], rank(ws, m, got[0], shards));
+			});
+		}).catch(function () {
+			if (my === seq) {
+				list.textContent = "";
+				say("error");
+			}
+		});
+	}
+
+	/* as /search/?q=words: a URL to share, kept as the reader types */
+	function typed() {
+		var q = input.value, u = new URL(window.location.href);
+
+		if (q === "")
+			u.searchParams.delete("q");
+		else
+			u.searchParams.set("q", q);
+		history.replaceState(null, "", u.toString());
+		search(q);
+	}
+
+	input.addEventListener("input", function () {
+		clearTimeout(timer);
+		timer = setTimeout(typed, 120);
+	});
+	form.addEventListener("submit", function (e) {
+		e.preventDefault();
+		clearTimeout(timer);
+		typed();
+	});
+	input.value = new URLSearchParams(window.location.search).get("q") ||
+	    "";
+	search(input.value);
+})();
