@@ -55,6 +55,8 @@ SETTINGS = [
     ("image_quality", ["{webp: 75}", "{webp: 60, avif: 40}", "{jpeg: 70}"]),
     ("image_sizes", ['"100vw"', '"(max-width: 800px) 100vw, 800px"']),
     ("image_keep_originals", ["true", "false"]),
+    # the search index: written with the pages, the same either way
+    ("search", ["true", "false"]),
 ]
 # Small photos, made with libvips from gnome-backgrounds, when both are here
 # (make deps-test installs them): a few pixels wide, so each build's
@@ -81,6 +83,7 @@ class Site:
             "gemini_url": '"gemini://example.org"',
             "image_widths": "[32, 48]",
             "slugs": "{}",
+            "search": "true",
         }
         self.posts = {}      # file name -> dict of fields
         self.serial = 0
