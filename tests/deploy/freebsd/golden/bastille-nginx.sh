@@ -109,6 +109,11 @@ http {
 	open_file_cache_min_uses 1;
 	open_file_cache_errors on;
 	gzip_static on;
+	map $request_uri $asset_cache {
+		"~[?&]v=[0-9a-zA-Z]+" "public, max-age=31536000, immutable";
+		"~\.[0-9a-f]{8}\.[a-z0-9]+$" "public, max-age=31536000, immutable";
+		default "no-cache";
+	}
 	gzip on;
 	gzip_vary on;
 	gzip_types text/css application/javascript application/json application/xml application/rss+xml application/atom+xml image/svg+xml text/plain;
@@ -132,6 +137,8 @@ http {
 
 		location / {
 			root $release_dir;
+			add_header Cache-Control "no-cache" always;
+			add_header X-Release $release_id always;
 		}
 
 		location = /.well-known/release {
@@ -143,7 +150,7 @@ http {
 
 		location ~* \.(?:css|js|mjs|png|jpe?g|gif|svg|webp|avif|ico|woff2?|ttf|otf|mp4|webm|pdf)$ {
 			root $release_dir;
-			expires 30d;
+			add_header Cache-Control $asset_cache always;
 			add_header X-Release $release_id always;
 		}
 	}
@@ -216,6 +223,11 @@ http {
 	open_file_cache_min_uses 1;
 	open_file_cache_errors on;
 	gzip_static on;
+	map $request_uri $asset_cache {
+		"~[?&]v=[0-9a-zA-Z]+" "public, max-age=31536000, immutable";
+		"~\.[0-9a-f]{8}\.[a-z0-9]+$" "public, max-age=31536000, immutable";
+		default "no-cache";
+	}
 	gzip on;
 	gzip_vary on;
 	gzip_types text/css application/javascript application/json application/xml application/rss+xml application/atom+xml image/svg+xml text/plain;
@@ -239,6 +251,8 @@ http {
 
 		location / {
 			root $release_dir;
+			add_header Cache-Control "no-cache" always;
+			add_header X-Release $release_id always;
 		}
 
 		location = /.well-known/release {
@@ -250,7 +264,7 @@ http {
 
 		location ~* \.(?:css|js|mjs|png|jpe?g|gif|svg|webp|avif|ico|woff2?|ttf|otf|mp4|webm|pdf)$ {
 			root $release_dir;
-			expires 30d;
+			add_header Cache-Control $asset_cache always;
 			add_header X-Release $release_id always;
 		}
 	}
