@@ -34,7 +34,7 @@ struct buf;
 #define SEARCH_INDEX_VERSION	2
 /* Documents to a page of d/: the fewer, the less a hit costs to show,
  * the more files (measured: search post, "what it costs"). */
-#define SEARCH_DOCS_PER_PAGE	16
+#define SEARCH_DOCS_PER_PAGE	8
 
 struct search_index;
 

@@ -55,7 +55,7 @@ title: About
 Written by a sailor who likes Straße names and Ελληνικά.
 MD
 
-# twenty more, older: the document table takes two pages (16 a page)
+# twenty more, older: the document table takes three pages (8 a page)
 i=10
 while [ $i -lt 30 ]; do
 	cat >"$S/posts/filler$i.md" <<MD
@@ -70,7 +70,7 @@ done
 
 "$SSG" build -C "$S" -q
 check "builds with search: true" test $? -eq 0
-for f in index.html search.js manifest.json len.json d/0.json d/1.json; do
+for f in index.html search.js manifest.json len.json d/0.json d/2.json; do
 	check "search/$f written" test -s "$O/search/$f"
 done
 check "shards under search/s/" test -s "$O/search/s/ti.json"
@@ -84,9 +84,9 @@ check "the manifest says the words are folded (site_lang en)" \
 check "the manifest lists the shard ti" contains "$O/search/manifest.json" '"ti"'
 check "the document table has the title" contains "$O/search/d/0.json" \
     '["Tide tables for sailors","/2024/03/01/tide-tables-for-sailors/"'
-check "the page is last, in the second page of the table" \
-    contains "$O/search/d/1.json" '["About","/about/"'
-check "no third page" test ! -e "$O/search/d/2.json"
+check "the page is last, in the third page of the table" \
+    contains "$O/search/d/2.json" '["About","/about/"'
+check "no fourth page" test ! -e "$O/search/d/3.json"
 check "a length for each document" test "$(tr ',' '\n' <"$O/search/len.json" | wc -l)" -eq 24
 check "the page has a GET form" contains "$O/search/index.html" \
     '<form class="search-form" method="get" action=""'
