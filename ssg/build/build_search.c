@@ -203,7 +203,9 @@ search_fp(const struct build *b, const struct post **docs, size_t n,
 	uint64_t fp;
 	size_t i, t;
 
-	buf_adds(&k, SEARCH_FORMAT);
+	/* the form of the files, as this ssg writes them */
+	buf_printf(&k, "%s %d %d", SEARCH_FORMAT, SEARCH_INDEX_VERSION,
+	    SEARCH_DOCS_PER_PAGE);
 	buf_addc(&k, '\0');
 	buf_addc(&k, fold ? 'f' : 'k');
 	hash_text(&k, config_base_path(&b->c));
