@@ -1074,6 +1074,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		pool_for(threads, b.ndirty, render_one, &b);
 		build_progress(&b, "render", b.ndirty, b.ndirty);
 	}
+	build_trace("pages");
 	build_search(&b, threads);
 	build_trace("search");
 	/* the Gemini capsule, from the same sources (nothing changed when

@@ -1,9 +1,11 @@
 /*
  * The search index (search_index.h) of the published posts and pages,
  * under search/ in the output. It is made again only when what it holds
- * may have changed; each of its files is written only when its bytes do,
- * so a post that loses a word rewrites the shards of that word and the
- * document table, and no other.
+ * may have changed, from the words of each body, which are read again
+ * only for a source whose bytes changed (.ssg-cache/search.bin); each of
+ * its files is written only when its bytes do, so a post that loses a
+ * word rewrites the shards of that word, the lengths, its page of the
+ * document table and the manifest, and no other.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,17 +23,147 @@
 #include "output.h"
 #include "pool.h"
 #include "search_index.h"
+#include "searchword.h"
 
 #include "build_int.h"
 
 /* Bumped when the files' form changes, so old ones are made again. */
-#define SEARCH_FORMAT	"search 1"
+#define SEARCH_FORMAT	"search 2"
+/* The cache of the words of each source's body, by its text's hash. */
+#define TERMS_MAGIC	"ssg-search-terms 1\n"
+
+/* A body's words as search_terms makes them, cached by the hash of its
+ * source (and whether it is HTML): made again only for a source that
+ * changed, or that is new. */
+struct tentry {
+	uint64_t	 hash;
+	int		 html;
+	const char	*terms;		/* into the loaded file, or own */
+	size_t		 len;
+};
+
+struct tcache {
+	struct buf	 file;		/* as loaded */
+	struct tentry	*e;		/* sorted by hash, html */
+	size_t		 n;
+	uint64_t	 key;		/* fold, ssg's version, parsing */
+};
 
 struct texts {
 	struct build		*b;
 	const struct post	**docs;
-	struct buf		*text;
+	const struct tcache	*tc;
+	int			 fold;
+	struct buf		*terms;	/* per document: made this build */
+	const char		**got;	/* or found in the cache */
+	size_t			*len;
 };
+
+static int
+cmp_tentry(const void *a, const void *b)
+{
+	const struct tentry *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->html - y->html;
+}
+
+/* Reads the cache at path; one that is damaged or of other settings is
+ * empty. */
+static void
+tcache_load(struct tcache *tc, const char *path)
+{
+	const char *p, *end;
+	uint64_t key, sum;
+	uint32_t len;
+	size_t cap = 0, ml = strlen(TERMS_MAGIC);
+
+	if (fs_read(path, &tc->file) == -1 || tc->file.len < ml + 16 ||
+	    memcmp(tc->file.ptr, TERMS_MAGIC, ml) != 0)
+		return;
+	end = tc->file.ptr + tc->file.len - 8;
+	memcpy(&sum, end, 8);
+	if (hash64(tc->file.ptr, tc->file.len - 8) != sum)
+		return;
+	p = tc->file.ptr + ml;
+	memcpy(&key, p, 8);
+	if (key != tc->key)
+		return;
+	for (p += 8; p < end; p += len) {
+		struct tentry *e;
+
+		if ((size_t)(end - p) < 13)
+			goto bad;
+		xgrow((void **)&tc->e, &cap, tc->n + 1, sizeof(*tc->e));
+		e = &tc->e[tc->n++];
+		memcpy(&e->hash, p, 8);
+		e->html = p[8] != 0;
+		memcpy(&len, p + 9, 4);
+		p += 13;
+		if ((size_t)(end - p) < len)
+			goto bad;
+		e->terms = p;
+		e->len = len;
+	}
+	xqsort(tc->e, tc->n, sizeof(*tc->e), cmp_tentry);
+	return;
+bad:
+	free(tc->e);
+	tc->e = NULL;
+	tc->n = 0;
+}
+
+static const struct tentry *
+tcache_find(const struct tcache *tc, uint64_t hash, int html)
+{
+	struct tentry k;
+
+	k.hash = hash;
+	k.html = html != 0;
+	return tc->n == 0 ? NULL : bsearch(&k, tc->e, tc->n, sizeof(*tc->e),
+	    cmp_tentry);
+}
+
+/* Saves the words of this build's documents, each source once. */
+static void
+tcache_save(const struct texts *t, size_t n, uint64_t key, const char *path)
+{
+	struct buf out = BUF_INIT;
+	struct tentry *e = xcalloc(n + 1, sizeof(*e));
+	uint64_t sum;
+	uint32_t len;
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (t->got[i] == NULL)
+			continue;	/* unreadable: left out */
+		e[k].hash = t->docs[i]->text_hash;
+		e[k].html = t->docs[i]->is_html != 0;
+		e[k].terms = t->got[i];
+		e[k].len = t->len[i];
+		k++;
+	}
+	xqsort(e, k, sizeof(*e), cmp_tentry);
+	buf_adds(&out, TERMS_MAGIC);
+	buf_add(&out, &key, 8);
+	for (i = 0; i < k; i++) {
+		char html = (char)e[i].html;
+
+		if (i > 0 && cmp_tentry(&e[i - 1], &e[i]) == 0)
+			continue;
+		len = (uint32_t)e[i].len;
+		buf_add(&out, &e[i].hash, 8);
+		buf_add(&out, &html, 1);
+		buf_add(&out, &len, 4);
+		buf_add(&out, e[i].terms, e[i].len);
+	}
+	sum = hash64(out.ptr, out.len);
+	buf_add(&out, &sum, 8);
+	fs_write_cache(path, out.ptr, out.len);
+	buf_release(&out);
+	free(e);
+}
 
 /* The posts, then the pages: a document's number is its place here. */
 static size_t
@@ -64,14 +196,18 @@ hash_text(struct buf *k, const char *s)
 /* A hash of all the index shows: when it is the last build's, and its
  * files are there, the index is as it was. */
 static uint64_t
-search_fp(const struct build *b, const struct post **docs, size_t n)
+search_fp(const struct build *b, const struct post **docs, size_t n,
+    int fold)
 {
 	struct buf k = BUF_INIT, d = BUF_INIT;
 	uint64_t fp;
 	size_t i, t;
 
-	buf_adds(&k, SEARCH_FORMAT);
+	/* the form of the files, as this ssg writes them */
+	buf_printf(&k, "%s %d %d", SEARCH_FORMAT, SEARCH_INDEX_VERSION,
+	    SEARCH_DOCS_PER_PAGE);
 	buf_addc(&k, '\0');
+	buf_addc(&k, fold ? 'f' : 'k');
 	hash_text(&k, config_base_path(&b->c));
 	for (i = 0; i < n; i++) {
 		const struct post *p = docs[i];
@@ -93,28 +229,41 @@ search_fp(const struct build *b, const struct post **docs, size_t n)
 	return fp != 0 ? fp : 1;	/* 0 marks a file copied as it is */
 }
 
-/* The body of docs[i] as plain text, read again from its source. */
+/* The words of the body of docs[i], from the cache, else read again
+ * from its source. */
 static void
 text_one(size_t i, void *arg)
 {
 	struct texts *t = arg;
 	const struct post *p = t->docs[i];
-	struct buf src = BUF_INIT;
+	const struct tentry *e = tcache_find(t->tc, p->text_hash, p->is_html);
+	struct buf src = BUF_INIT, text = BUF_INIT;
 	struct frontmatter fm;
-	struct diag *quiet = diag_new();
+	struct diag *quiet;
 
+	if (e != NULL) {
+		t->got[i] = e->terms;
+		t->len[i] = e->len;
+		return;
+	}
+	quiet = diag_new();
 	memset(&fm, 0, sizeof(fm));
 	/* the build has read it and said what is wrong with it */
-	if (fs_read(p->src, &src) == 0 && (p->is_html ?
+	if (fs_read(p->src, &src) == 0 &&
+	    hash64(src.ptr, src.len) == p->text_hash && (p->is_html ?
 	    frontmatter_parse_html : frontmatter_parse)(&fm, src.ptr, src.len,
 	    p->src, quiet) == 0) {
 		if (p->is_html)
-			markdown_html_text(fm.body, fm.body_len, &t->text[i]);
+			markdown_html_text(fm.body, fm.body_len, &text);
 		else
-			search_text_markdown(fm.body, fm.body_len, &t->text[i]);
+			search_text_markdown(fm.body, fm.body_len, &text);
+		search_terms(text.ptr, text.len, t->fold, &t->terms[i]);
+		t->got[i] = t->terms[i].ptr;
+		t->len[i] = t->terms[i].len;
 	}
 	frontmatter_release(&fm);
 	buf_release(&src);
+	buf_release(&text);
 	diag_free(quiet);
 }
 
@@ -123,19 +272,33 @@ struct emit {
 	uint64_t	 fp;
 };
 
+/*
+ * Each file of the index is listed with the hash of its bytes (the
+ * manifest with the index's fingerprint, for carry_old): one whose hash
+ * is the last build's and that is still there is neither written nor
+ * read, so an edit costs the files it changes.
+ */
 static int
 emit_file(const char *rel, const char *data, size_t n, void *arg)
 {
 	struct emit *e = arg;
 	struct build *b = e->b;
 	struct buf path = BUF_INIT;
-	int changed = 0, rc;
+	uint64_t h, ofp, obase;
+	int changed = 0, rc = 0, found, man;
 
 	buf_printf(&path, "search/%s", rel);
-	rc = output_write(b->out_dir, path.ptr, data, n, &changed, b->d);
-	if (rc == 0) {
+	man = strcmp(rel, "manifest.json") == 0;
+	h = hash64(data, n);
+	h = man ? e->fp : h != 0 ? h : 1;
+	if (!man && !b->force && manifest_get(b->old, path.ptr, &ofp, &obase,
+	    &found) && ofp == h && found == MANIFEST_FOUND)
+		;	/* as it was */
+	else if ((rc = output_write(b->out_dir, path.ptr, data, n, &changed,
+	    b->d)) == 0)
 		build_siblings(b, path.ptr, data, n, changed);
-		manifest_add(b->manifest, path.ptr, e->fp, 0);
+	if (rc == 0) {
+		manifest_add(b->manifest, path.ptr, h, 0);
 		b->st->outputs++;
 		b->st->written += changed;
 	} else
@@ -154,28 +317,27 @@ index_file(const char *rel)
 	    strcmp(rel + n - 5, ".json") == 0;
 }
 
-/* The last build's index, carried when it is what this one would write.
+/* The last build's index, carried when it is what this one would write:
+ * its manifest has the fingerprint fp and all its files are there.
  * Returns 1 when it was. */
 static int
 carry_old(struct build *b, uint64_t fp)
 {
 	uint64_t ofp, obase;
 	size_t i, n = manifest_count(b->old);
-	int found, any = 0;
+	int found;
 
+	if (!manifest_get(b->old, "search/manifest.json", &ofp, &obase,
+	    &found) || ofp != fp)
+		return 0;
 	for (i = 0; i < n; i++) {
 		const char *rel = manifest_path_at(b->old, i);
 
-		if (!index_file(rel) ||
-		    !manifest_get(b->old, rel, &ofp, &obase, &found) ||
-		    ofp == 0)
-			continue;
-		if (ofp != fp || found != MANIFEST_FOUND)
+		if (index_file(rel) &&
+		    (!manifest_get(b->old, rel, &ofp, &obase, &found) ||
+		    found != MANIFEST_FOUND))
 			return 0;
-		any = 1;
 	}
-	if (!any)
-		return 0;
 	for (i = 0; i < n; i++) {
 		const char *rel = manifest_path_at(b->old, i);
 
@@ -189,31 +351,61 @@ carry_old(struct build *b, uint64_t fp)
 	return 1;
 }
 
+/* What the cached words depend on besides the source's bytes. */
+static uint64_t
+terms_key(const struct build *b, int fold)
+{
+	struct buf k = BUF_INIT;
+	uint64_t h, parse = build_parse_hash(b);
+
+	buf_adds(&k, SEARCH_FORMAT " " SSG_VERSION);
+	buf_addc(&k, fold ? 'f' : 'k');
+	buf_add(&k, &parse, sizeof(parse));
+	h = hash64(k.ptr, k.len);
+	buf_release(&k);
+	return h;
+}
+
 void
 build_search(struct build *b, size_t threads)
 {
 	struct search_index *ix;
+	struct tcache tc;
 	struct texts t;
 	struct emit e;
 	struct buf date = BUF_INIT, url = BUF_INIT;
 	const char **tags = NULL;
+	char *tpath;
 	size_t n, i, k, ntags = 0;
+	int fold, missed = 0;
 
 	if (!b->c.search)
 		return;
+	fold = search_lang_folds(b->c.site_lang);
 	n = search_docs(b, &t.docs);
 	e.b = b;
-	e.fp = search_fp(b, t.docs, n);
+	e.fp = search_fp(b, t.docs, n, fold);
 	if (!b->force && carry_old(b, e.fp)) {
 		free(t.docs);
 		return;
 	}
+	/* the words of unchanged sources from the cache, even with --force:
+	 * they are a function of the source's bytes, as an image's copies */
+	memset(&tc, 0, sizeof(tc));
+	buf_init(&tc.file);
+	tc.key = terms_key(b, fold);
+	tpath = build_path(b, ".ssg-cache/search.bin");
+	tcache_load(&tc, tpath);
 	t.b = b;
-	t.text = xcalloc(n + 1, sizeof(*t.text));
+	t.tc = &tc;
+	t.fold = fold;
+	t.terms = xcalloc(n + 1, sizeof(*t.terms));
+	t.got = xcalloc(n + 1, sizeof(*t.got));
+	t.len = xcalloc(n + 1, sizeof(*t.len));
 	for (i = 0; i < n; i++)
-		buf_init(&t.text[i]);
+		buf_init(&t.terms[i]);
 	pool_for(threads, n, text_one, &t);
-	ix = search_index_new();
+	ix = search_index_new(fold);
 	for (i = 0; i < n; i++) {
 		const struct post *p = t.docs[i];
 		struct search_doc d;
@@ -236,16 +428,27 @@ build_search(struct build *b, size_t threads)
 		d.description = p->description;
 		d.tags = tags;
 		d.ntags = p->ntags;
-		d.text = t.text[i].ptr;
-		d.text_len = t.text[i].len;
+		d.terms = t.got[i] != NULL ? t.got[i] : "";
+		d.terms_len = t.len[i];
 		search_index_add(ix, &d);
-		buf_release(&t.text[i]);
 	}
 	search_index_write(ix, emit_file, &e);
 	search_index_free(ix);
+	/* saved when a source was read, or one cached is no more */
+	for (i = 0; i < n && !missed; i++)
+		missed = t.got[i] == t.terms[i].ptr;
+	if (missed || tc.n != n)
+		tcache_save(&t, n, tc.key, tpath);
+	for (i = 0; i < n; i++)
+		buf_release(&t.terms[i]);
+	free(t.terms);
+	free(t.got);
+	free(t.len);
 	free(tags);
-	free(t.text);
 	free(t.docs);
+	free(tc.e);
+	buf_release(&tc.file);
+	free(tpath);
 	buf_release(&date);
 	buf_release(&url);
 }

@@ -18,7 +18,7 @@
 #include "searchword.h"
 
 static const char search_usage[] =
-    "usage: ssg search [-C DIR] [-n N] [-w] WORDS...\n"
+    "usage: ssg search [-C DIR] [-n N] [-w [-l LANG]] WORDS...\n"
     "\n"
     "Finds the posts and pages that hold all the WORDS in the search index\n"
     "of the built site (search: true in site.yaml; run ssg build first),\n"
@@ -29,6 +29,8 @@ static const char search_usage[] =
     "  -n, --limit N        at most N results (default 10; 0: all)\n"
     "  -w, --words          print the words the index would look for, one\n"
     "                       a line, as it folds them (case and accents)\n"
+    "  -l, --lang LANG      with -w: as the index of a site whose site_lang\n"
+    "                       is LANG folds them (default en: accents off)\n"
     "  -C, --site DIR       the site folder (default .)\n"
     "  -h, --help           this help\n";
 
@@ -55,6 +57,7 @@ cmd_search(struct cli *cli, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "limit", required_argument, NULL, 'n' },
 		{ "words", no_argument, NULL, 'w' },
+		{ "lang", required_argument, NULL, 'l' },
 		{ "site", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -63,12 +66,13 @@ cmd_search(struct cli *cli, int argc, char **argv)
 	struct site_config c;
 	struct search_result r;
 	char *out = NULL, *dir = NULL, *end;
+	const char *lang = "en";
 	long limit = 10;
 	size_t i;
 	int ch, words = 0, rc = 1;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "n:wC:h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "n:wl:C:h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'n':
 			errno = 0;
@@ -78,6 +82,7 @@ cmd_search(struct cli *cli, int argc, char **argv)
 				return cmd_bad_usage(search_usage);
 			break;
 		case 'w': words = 1; break;
+		case 'l': lang = optarg; break;
 		case 'C': cli->site_dir = optarg; break;
 		case 'h': fputs(search_usage, stdout); return 0;
 		default: return cmd_bad_usage(search_usage);
@@ -88,7 +93,8 @@ cmd_search(struct cli *cli, int argc, char **argv)
 	for (i = (size_t)optind; i < (size_t)argc; i++)
 		buf_printf(&q, "%s%s", i > (size_t)optind ? " " : "", argv[i]);
 	if (words) {
-		search_words(q.ptr, q.len, print_word, NULL);
+		search_words(q.ptr, q.len, search_lang_folds(lang), print_word,
+		    NULL);
 		buf_release(&q);
 		return 0;
 	}
@@ -99,11 +105,13 @@ cmd_search(struct cli *cli, int argc, char **argv)
 	}
 	out = path_join(cli->site_dir, c.output_dir);
 	dir = path_join(out, "search");
-	switch (search_query(q.ptr, load_file, dir, &r, &err)) {
+	switch (search_query(q.ptr, (size_t)limit, load_file, dir, &r, &err)) {
 	case SEARCH_OK:
-		for (i = 0; i < r.nhits && (limit == 0 || i < (size_t)limit);
-		    i++)
+		for (i = 0; i < r.nhits; i++)
 			printf("%s\t%s\n", r.hits[i].title, r.hits[i].url);
+		if (r.total > r.nhits)
+			fprintf(stderr, "ssg search: the best %zu of %zu shown "
+			    "(-n 0: all)\n", r.nhits, r.total);
 		if (r.nhits == 0)
 			cli_error(cli, "no post or page holds all of: %s", q.ptr);
 		rc = r.nhits > 0 ? 0 : 1;

@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "mem.h"
+#include "search_index.h"
 #include "searchword.h"
 
 /* ---- a small JSON reader, for the index's own files ---- */
@@ -314,7 +315,6 @@ jcount(const struct jv *v, double max)
 struct qwords {
 	char		**v;
 	size_t		 n, cap;
-	size_t		 bytes;
 };
 
 static void
@@ -328,11 +328,30 @@ qword(const char *w, size_t len, void *arg)
 	q->v[q->n++] = xstrndup(w, len);
 }
 
-/* What a result holds: the files its hits point into. */
+static void
+qwords_release(struct qwords *q)
+{
+	size_t i;
+
+	for (i = 0; i < q->n; i++)
+		free(q->v[i]);
+	free(q->v);
+	memset(q, 0, sizeof(*q));
+}
+
+/* A page of the document table, as loaded. */
+struct page {
+	size_t		 k;
+	struct jv	 v;
+};
+
+/* What a result holds: the pages its hits point into. */
 struct held {
-	struct jv	 docs;
+	struct page	*pages;
+	size_t		 npages, cap;
 	double		*score;
 	double		*cur;
+	double		*len;
 	int		*hits;
 };
 
@@ -340,6 +359,13 @@ struct held {
 struct shardset {
 	const struct jv	*names;		/* a J_ARR of J_STR */
 	struct jv	*loaded;	/* parallel: J_NULL until loaded */
+};
+
+/* What scoring needs of the index. */
+struct corpus {
+	size_t		 ndocs;
+	const double	*len;		/* per document */
+	double		 avg;
 };
 
 static int
@@ -386,36 +412,31 @@ shard_at(struct shardset *ss, size_t i, search_load_fn load, void *arg,
 	return &ss->loaded[i];
 }
 
-/* Adds to cur each document's score for the word term with postings p
- * (a J_ARR of [doc, tf, title]); the best of several terms is kept.
- * Returns 0, or -1 when a posting is damaged. */
+/* Adds to cur each document's score for the word with postings p (a
+ * J_ARR of pairs: the document's number less the last one's, 2 tf +
+ * title); the best of several words is kept. Returns 0, or -1 when a
+ * posting is damaged. */
 static int
-score_term(const struct jv *p, const struct jv *docs, double avg,
-    double *cur)
+score_term(const struct jv *p, const struct corpus *c, double *cur)
 {
-	double n = (double)docs->n, df, idf, tf, dl, s;
-	size_t i, doc;
+	double n = (double)c->ndocs, df, idf, tf, dl, s, x, d;
+	size_t i, doc = 0;
 
-	if (p->t != J_ARR || p->n == 0)
+	if (p->t != J_ARR || p->n == 0 || p->n % 2 != 0)
 		return -1;
-	df = (double)p->n;
+	df = (double)(p->n / 2);
 	idf = log(1.0 + (n - df + 0.5) / (df + 0.5));
-	for (i = 0; i < p->n; i++) {
-		const struct jv *e = &p->kid[i];
-
-		if (e->t != J_ARR || e->n != 3 ||
-		    jcount(&e->kid[0], n - 1) < 0 ||
-		    jcount(&e->kid[1], 1e9) < 1 ||
-		    jcount(&e->kid[2], 1) < 0)
+	for (i = 0; i < p->n; i += 2) {
+		d = jcount(&p->kid[i], n - 1);
+		x = jcount(&p->kid[i + 1], 4e9);
+		if (d < (i > 0) || x < 2 || (double)doc + d > n - 1)
 			return -1;
-		doc = (size_t)e->kid[0].num;
-		tf = e->kid[1].num;
-		dl = jcount(jget(&docs->kid[doc], "len"), 1e12);
-		if (dl < 0)
-			return -1;
+		doc += (size_t)d;
+		tf = floor(x / 2);
+		dl = c->len[doc];
 		s = idf * tf * (SEARCH_K1 + 1) / (tf + SEARCH_K1 *
-		    (1 - SEARCH_B + SEARCH_B * dl / avg));
-		if (e->kid[2].num == 1)
+		    (1 - SEARCH_B + SEARCH_B * dl / c->avg));
+		if (fmod(x, 2) == 1)
 			s *= SEARCH_TITLE_WEIGHT;
 		if (s > cur[doc])
 			cur[doc] = s;
@@ -427,8 +448,8 @@ score_term(const struct jv *p, const struct jv *docs, double avg,
  * prefix: every word of the index that starts with it counts. */
 static int
 score_word(const char *w, int prefix, struct shardset *ss,
-    const struct jv *docs, double avg, double *cur, search_load_fn load,
-    void *arg, struct buf *err)
+    const struct corpus *c, double *cur, search_load_fn load, void *arg,
+    struct buf *err)
 {
 	struct buf name = BUF_INIT;
 	size_t i, k, wl = strlen(w);
@@ -452,7 +473,7 @@ score_word(const char *w, int prefix, struct shardset *ss,
 
 			if (prefix ? strncmp(t, w, wl) != 0 : strcmp(t, w) != 0)
 				continue;
-			if (score_term(&sh->kid[k], docs, avg, cur) == -1) {
+			if (score_term(&sh->kid[k], c, cur) == -1) {
 				buf_printf(err, "search/s/%s.json: the "
 				    "postings of '%s' are damaged", sn, t);
 				rc = -1;
@@ -474,40 +495,133 @@ cmp_hit(const void *a, const void *b)
 	return x->doc < y->doc ? -1 : x->doc > y->doc;
 }
 
-/* The documents in docs.json, checked: each an object with the fields
- * the hits show. */
+/* The lengths of len.json into h->len: one per document. */
 static int
-check_docs(const struct jv *docs)
+read_lengths(search_load_fn load, void *arg, struct held *h, size_t ndocs,
+    struct buf *err)
 {
-	static const char *const f[] = { "title", "url", "date", "excerpt" };
-	const struct jv *v;
-	size_t i, k;
+	struct jv v;
+	size_t i;
+	int missing, rc = -1;
 
-	if (docs->t != J_ARR)
-		return -1;
-	for (i = 0; i < docs->n; i++) {
-		for (k = 0; k < 4; k++)
-			if ((v = jget(&docs->kid[i], f[k])) == NULL ||
-			    v->t != J_STR)
-				return -1;
-		if (jcount(jget(&docs->kid[i], "len"), 1e12) < 0)
-			return -1;
+	memset(&v, 0, sizeof(v));
+	if (load_json(load, arg, "len.json", &v, err, &missing) == -1) {
+		if (err->len == 0)
+			buf_adds(err, "search/len.json: missing");
+		goto out;
 	}
+	if (v.t != J_ARR || v.n != ndocs)
+		goto bad;
+	h->len = xcalloc(ndocs + 1, sizeof(*h->len));
+	for (i = 0; i < ndocs; i++)
+		if ((h->len[i] = jcount(&v.kid[i], 1e12)) < 0)
+			goto bad;
+	rc = 0;
+	goto out;
+bad:
+	buf_adds(err, "search/len.json: not a length for each document "
+	    "manifest.json counts");
+out:
+	jv_release(&v);
+	return rc;
+}
+
+/* The entry of document doc in its page of the table (loaded once), or
+ * NULL when the page is missing or damaged. */
+static const struct jv *
+doc_entry(search_load_fn load, void *arg, struct held *h, size_t doc,
+    size_t per, struct buf *err)
+{
+	struct buf rel = BUF_INIT;
+	const struct jv *e;
+	struct page *pg = NULL;
+	size_t i, k = doc / per;
+	int missing;
+
+	for (i = 0; i < h->npages && pg == NULL; i++)
+		if (h->pages[i].k == k)
+			pg = &h->pages[i];
+	buf_printf(&rel, "d/%zu.json", k);
+	if (pg == NULL) {
+		xgrow((void **)&h->pages, &h->cap, h->npages + 1,
+		    sizeof(*h->pages));
+		pg = &h->pages[h->npages++];
+		pg->k = k;
+		memset(&pg->v, 0, sizeof(pg->v));
+		if (load_json(load, arg, rel.ptr, &pg->v, err, &missing) ==
+		    -1) {
+			if (err->len == 0)
+				buf_printf(err, "search/%s: missing", rel.ptr);
+			buf_release(&rel);
+			return NULL;
+		}
+	}
+	e = pg->v.t == J_ARR && doc % per < pg->v.n ? &pg->v.kid[doc % per] :
+	    NULL;
+	if (e != NULL && (e->t != J_ARR || e->n != 4))
+		e = NULL;
+	for (i = 0; e != NULL && i < 4; i++)
+		if (e->kid[i].t != J_STR)
+			e = NULL;
+	if (e == NULL)
+		buf_printf(err, "search/%s: no entry for document %zu",
+		    rel.ptr, doc);
+	buf_release(&rel);
+	return e;
+}
+
+/* Checks manifest.json; the counts it gives into ndocs, words, per and
+ * fold. Returns 0 or -1 (err says why). */
+static int
+check_manifest(const struct jv *man, struct shardset *ss, size_t *ndocs,
+    double *words, size_t *per, int *fold, struct buf *err)
+{
+	double d, p, f;
+	size_t i;
+
+	if (jcount(jget(man, "version"), 1e9) != SEARCH_INDEX_VERSION) {
+		buf_printf(err, "search/manifest.json: not version %d of the "
+		    "index", SEARCH_INDEX_VERSION);
+		return -1;
+	}
+	ss->names = jget(man, "shards");
+	*words = jcount(jget(man, "words"), 1e15);
+	d = jcount(jget(man, "docs"), 1e9);
+	p = jcount(jget(man, "page"), 1e6);
+	f = jcount(jget(man, "fold"), 1);
+	if (ss->names == NULL || ss->names->t != J_ARR || *words < 0 ||
+	    d < 0 || p < 1 || f < 0) {
+		buf_adds(err, "search/manifest.json: no docs, words, page, "
+		    "fold or shards");
+		return -1;
+	}
+	for (i = 0; i < ss->names->n; i++)
+		if (ss->names->kid[i].t != J_STR ||
+		    strpbrk(ss->names->kid[i].str, "/.\\") != NULL ||
+		    ss->names->kid[i].str[0] == '\0') {
+			buf_adds(err, "search/manifest.json: a shard name is "
+			    "not a name");
+			return -1;
+		}
+	*ndocs = (size_t)d;
+	*per = (size_t)p;
+	*fold = f == 1;
 	return 0;
 }
 
 enum search_status
-search_query(const char *q, search_load_fn load, void *arg,
+search_query(const char *q, size_t limit, search_load_fn load, void *arg,
     struct search_result *r, struct buf *err)
 {
 	struct qwords qw = { 0 };
 	struct jv man;
 	struct shardset ss = { 0 };
+	struct corpus c;
 	struct held *h = xcalloc(1, sizeof(*h));
-	const struct jv *v;
-	double avg, words;
-	size_t i, d, ndocs;
-	int missing;
+	const struct jv *e;
+	double words;
+	size_t i, d, ndocs = 0, per;
+	int missing, fold;
 
 	memset(r, 0, sizeof(*r));
 	memset(&man, 0, sizeof(man));
@@ -516,7 +630,9 @@ search_query(const char *q, search_load_fn load, void *arg,
 		r->status = SEARCH_TOO_LONG;
 		goto out;
 	}
-	search_words(q, strlen(q), qword, &qw);
+	/* words part the same way folded or not: counted before the index
+	 * says which */
+	search_words(q, strlen(q), 1, qword, &qw);
 	if (qw.n == 0) {
 		r->status = SEARCH_NO_WORDS;
 		goto out;
@@ -530,36 +646,19 @@ search_query(const char *q, search_load_fn load, void *arg,
 		goto out;
 	}
 	r->status = SEARCH_DAMAGED;
-	if (jcount(jget(&man, "version"), 1e9) != 1) {
-		buf_adds(err, "search/manifest.json: not version 1 of the index");
+	if (check_manifest(&man, &ss, &ndocs, &words, &per, &fold, err) == -1)
+		goto out;
+	qwords_release(&qw);
+	search_words(q, strlen(q), fold, qword, &qw);
+	if (qw.n == 0) {
+		r->status = SEARCH_NO_WORDS;
 		goto out;
 	}
-	ss.names = jget(&man, "shards");
-	words = jcount(jget(&man, "words"), 1e15);
-	if (ss.names == NULL || ss.names->t != J_ARR || words < 0 ||
-	    jcount(jget(&man, "docs"), 1e9) < 0) {
-		buf_adds(err, "search/manifest.json: no docs, words or shards");
+	if (read_lengths(load, arg, h, ndocs, err) == -1)
 		goto out;
-	}
-	for (i = 0; i < ss.names->n; i++)
-		if (ss.names->kid[i].t != J_STR ||
-		    strpbrk(ss.names->kid[i].str, "/.\\") != NULL ||
-		    ss.names->kid[i].str[0] == '\0') {
-			buf_adds(err, "search/manifest.json: a shard name is "
-			    "not a name");
-			goto out;
-		}
-	if (load_json(load, arg, "docs.json", &h->docs, err, &missing) == -1 ||
-	    check_docs(&h->docs) == -1 ||
-	    (double)h->docs.n != jget(&man, "docs")->num) {
-		if (err->len == 0)
-			buf_adds(err, missing ? "search/docs.json: missing" :
-			    "search/docs.json: not the documents manifest.json "
-			    "counts");
-		goto out;
-	}
-	ndocs = h->docs.n;
-	avg = ndocs > 0 && words > 0 ? words / (double)ndocs : 1;
+	c.ndocs = ndocs;
+	c.len = h->len;
+	c.avg = ndocs > 0 && words > 0 ? words / (double)ndocs : 1;
 	ss.loaded = xcalloc(ss.names->n + 1, sizeof(*ss.loaded));
 	h->score = xcalloc(ndocs + 1, sizeof(*h->score));
 	h->cur = xcalloc(ndocs + 1, sizeof(*h->cur));
@@ -567,8 +666,8 @@ search_query(const char *q, search_load_fn load, void *arg,
 	for (i = 0; i < qw.n; i++) {
 		for (d = 0; d < ndocs; d++)
 			h->cur[d] = -1;
-		if (score_word(qw.v[i], i + 1 == qw.n, &ss, &h->docs, avg,
-		    h->cur, load, arg, err) == -1)
+		if (score_word(qw.v[i], i + 1 == qw.n, &ss, &c, h->cur, load,
+		    arg, err) == -1)
 			goto out;
 		/* AND: a document missing one word is out */
 		for (d = 0; d < ndocs; d++)
@@ -579,35 +678,39 @@ search_query(const char *q, search_load_fn load, void *arg,
 	}
 	r->hits = xcalloc(ndocs + 1, sizeof(*r->hits));
 	for (d = 0; d < ndocs; d++) {
-		struct search_hit *hit;
-
 		if (h->hits[d] != (int)qw.n)
 			continue;
-		hit = &r->hits[r->nhits++];
-		hit->doc = d;
-		hit->score = h->score[d];
-		v = &h->docs.kid[d];
-		hit->title = jget(v, "title")->str;
-		hit->url = jget(v, "url")->str;
-		hit->date = jget(v, "date")->str;
-		hit->excerpt = jget(v, "excerpt")->str;
+		r->hits[r->total].doc = d;
+		r->hits[r->total].score = h->score[d];
+		r->total++;
 	}
-	qsort(r->hits, r->nhits, sizeof(*r->hits), cmp_hit);
+	xqsort(r->hits, r->total, sizeof(*r->hits), cmp_hit);
+	/* only the pages of the hits shown are read */
+	r->nhits = limit == 0 || limit > r->total ? r->total : limit;
+	for (i = 0; i < r->nhits; i++) {
+		struct search_hit *hit = &r->hits[i];
+
+		if ((e = doc_entry(load, arg, h, hit->doc, per, err)) == NULL)
+			goto out;
+		hit->title = e->kid[0].str;
+		hit->url = e->kid[1].str;
+		hit->date = e->kid[2].str;
+		hit->excerpt = e->kid[3].str;
+	}
 	r->status = SEARCH_OK;
 out:
 	if (r->status != SEARCH_OK) {
 		free(r->hits);
 		r->hits = NULL;
 		r->nhits = 0;
+		r->total = 0;
 	}
 	if (ss.loaded != NULL)
 		for (i = 0; i < ss.names->n; i++)
 			jv_release(&ss.loaded[i]);
 	free(ss.loaded);
 	jv_release(&man);
-	for (i = 0; i < qw.n; i++)
-		free(qw.v[i]);
-	free(qw.v);
+	qwords_release(&qw);
 	return r->status;
 }
 
@@ -615,11 +718,15 @@ void
 search_result_release(struct search_result *r)
 {
 	struct held *h = r->priv;
+	size_t i;
 
 	if (h != NULL) {
-		jv_release(&h->docs);
+		for (i = 0; i < h->npages; i++)
+			jv_release(&h->pages[i].v);
+		free(h->pages);
 		free(h->score);
 		free(h->cur);
+		free(h->len);
 		free(h->hits);
 		free(h);
 	}

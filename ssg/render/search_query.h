@@ -10,7 +10,9 @@ struct buf;
  * of the query (searchword.h) must all be in a document, the last one as
  * the start of a word (it is still being typed); documents are ranked by
  * BM25 (k1 1.2, b 0.75), a word's score doubled where it is in the title,
- * then by their order in docs.json (newest post first).
+ * then by their number in the index (newest post first). The words are
+ * folded or not as manifest.json says. Only the pages of the document
+ * table (d/K.json) that the hits shown are in are read.
  */
 #define SEARCH_K1		1.2
 #define SEARCH_B		0.75
@@ -40,15 +42,18 @@ enum search_status {
 struct search_result {
 	enum search_status	 status;
 	struct search_hit	*hits;		/* best first */
-	size_t			 nhits;
+	size_t			 nhits;		/* shown: at most the limit */
+	size_t			 total;		/* that hold every word */
 	void			*priv;		/* what the hits point into */
 };
 
-/* Runs the query q (NUL-terminated) over the files load reads. The
- * result is r's to release; on SEARCH_DAMAGED, err names the file.
- * Returns r->status. */
-enum search_status search_query(const char *q, search_load_fn load,
-	    void *arg, struct search_result *r, struct buf *err);
+/* Runs the query q (NUL-terminated) over the files load reads, and
+ * reads what the best limit hits show (0: all of them). The result is
+ * r's to release; on SEARCH_DAMAGED, err names the file. Returns
+ * r->status. */
+enum search_status search_query(const char *q, size_t limit,
+	    search_load_fn load, void *arg, struct search_result *r,
+	    struct buf *err);
 void	search_result_release(struct search_result *r);
 
 #endif

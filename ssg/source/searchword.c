@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "buf.h"
 #include "utf8.h"
@@ -370,6 +371,80 @@ fold_cp(struct buf *b, long cp)
 	add_cp(b, cp);
 }
 
+/* The lower case of the letter cp of the alphabet (Unicode's simple
+ * mapping, as String.toLowerCase gives it one letter at a time; İ gives
+ * i, as search.js has it once the dot above is dropped). */
+static long
+lower_cp(long cp)
+{
+	if (cp < 0x80)
+		return cp >= 'A' && cp <= 'Z' ? cp + 32 : cp;
+	if (cp >= 0xc0 && cp <= 0xde && cp != 0xd7)
+		return cp + 32;
+	if (cp == 0x130)
+		return 'i';
+	if ((cp >= 0x100 && cp <= 0x137) || (cp >= 0x14a && cp <= 0x177) ||
+	    (cp >= 0x218 && cp <= 0x21b))
+		return cp | 1;
+	if ((cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17e))
+		return cp & 1 ? cp + 1 : cp;
+	if (cp == 0x178)
+		return 0xff;
+	if (cp == 0x386)
+		return 0x3ac;
+	if (cp >= 0x388 && cp <= 0x38a)
+		return cp + 37;
+	if (cp == 0x38c)
+		return 0x3cc;
+	if (cp == 0x38e || cp == 0x38f)
+		return cp + 63;
+	if (cp >= 0x391 && cp <= 0x3ab)
+		return cp + 32;
+	if (cp >= 0x400 && cp <= 0x40f)
+		return cp + 80;
+	if (cp >= 0x410 && cp <= 0x42f)
+		return cp + 32;
+	if (cp == 0x490)
+		return 0x491;
+	return cp;
+}
+
+/*
+ * Whether a language's readers take an accented letter for a variant of
+ * its base letter (they type cafe for café, and folding finds it) or for
+ * a letter of its own (folding would merge words: Swedish får "sheep" and
+ * far "father", Finnish sää "weather" and saa "gets", Turkish ı and i).
+ *
+ *   language                      letters of their own          index
+ *   en fr es pt it nl ca ro pl    accents mark sounds; readers   folds
+ *   cs sk hr sl lt lv ga cy el    commonly type without them
+ *   ru uk bg sr (ё й ї)
+ *   de                            ä ö ü, but ue/u are typed for  folds
+ *                                 them, and u is read as ü
+ *   sv fi et                      å ä ö (õ ü in Estonian)        keeps
+ *   da nb nn no fo is             æ ø å (þ ð in Icelandic)       keeps
+ *   tr az                         ç ğ ı ö ş ü                    keeps
+ *   hu                            á é ö ő ü ű (kor, kór, kör)    keeps
+ *
+ * Any other language folds: accents mostly mark variants, and a word
+ * found in two spellings is a smaller fault than one not found at all.
+ */
+int
+search_lang_folds(const char *lang)
+{
+	static const char *const keep[] = { "sv", "fi", "et", "da", "nb",
+	    "nn", "no", "fo", "is", "tr", "az", "hu" };
+	size_t i, n;
+
+	if (lang == NULL)
+		return 1;
+	n = strcspn(lang, "-_");
+	for (i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
+		if (n == strlen(keep[i]) && strncasecmp(lang, keep[i], n) == 0)
+			return 0;
+	return 1;
+}
+
 static void
 flush(struct buf *w, void (*fn)(const char *, size_t, void *), void *arg)
 {
@@ -379,7 +454,7 @@ flush(struct buf *w, void (*fn)(const char *, size_t, void *), void *arg)
 }
 
 void
-search_words(const char *s, size_t n,
+search_words(const char *s, size_t n, int fold,
     void (*fn)(const char *w, size_t len, void *arg), void *arg)
 {
 	const char *p = s, *end = s + n;
@@ -390,8 +465,12 @@ search_words(const char *s, size_t n,
 		cp = utf8_next(&p, end);
 		if (cp >= 0x300 && cp <= 0x36f)
 			continue;	/* an accent written apart */
-		if (cp >= 0 && is_letter(cp))
-			fold_cp(&w, cp);
+		if (cp >= 0 && is_letter(cp)) {
+			if (fold)
+				fold_cp(&w, cp);
+			else
+				add_cp(&w, lower_cp(cp));
+		}
 		else
 			flush(&w, fn, arg);
 	}

@@ -55,8 +55,10 @@ SETTINGS = [
     ("image_quality", ["{webp: 75}", "{webp: 60, avif: 40}", "{jpeg: 70}"]),
     ("image_sizes", ['"100vw"', '"(max-width: 800px) 100vw, 800px"']),
     ("image_keep_originals", ["true", "false"]),
-    # the search index: written with the pages, the same either way
+    # the search index: written with the pages, the same either way;
+    # Swedish keeps accented letters apart, English and German fold them
     ("search", ["true", "false"]),
+    ("site_lang", ['"en"', '"sv"', '"de"']),
 ]
 # Small photos, made with libvips from gnome-backgrounds, when both are here
 # (make deps-test installs them): a few pixels wide, so each build's

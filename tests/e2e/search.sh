@@ -1,9 +1,11 @@
 #!/bin/sh
 # search: true: the search page, its script and the sharded index under
 # search/; ssg search finds posts by title, body, tag and prefix; an
-# edit rewrites the shards of the words it adds or drops and no others;
-# a no-change build writes nothing; --force writes the same bytes; and
-# search.js folds words and ranks as ssg does (with node, where there).
+# edit rewrites the shards of the words it adds or drops, the lengths,
+# the page of the document table it is in and no others; a no-change
+# build writes nothing; --force writes the same bytes; site_lang sv keeps
+# accented letters apart; and search.js folds words and ranks as ssg
+# does (with node, where there).
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -53,20 +55,39 @@ title: About
 Written by a sailor who likes Straße names and Ελληνικά.
 MD
 
+# twenty more, older: the document table takes three pages (8 a page)
+i=10
+while [ $i -lt 30 ]; do
+	cat >"$S/posts/filler$i.md" <<MD
+---
+title: Filler number $i
+date: 2020-01-$i 10:00:00
+---
+Padding post $i, about nothing in particular.
+MD
+	i=$((i + 1))
+done
+
 "$SSG" build -C "$S" -q
 check "builds with search: true" test $? -eq 0
-for f in index.html search.js manifest.json docs.json; do
+for f in index.html search.js manifest.json len.json d/0.json d/2.json; do
 	check "search/$f written" test -s "$O/search/$f"
 done
 check "shards under search/s/" test -s "$O/search/s/ti.json"
 check "the shard of keepers" test -s "$O/search/s/ke.json"
 check "a Greek word's shard is named by its code points" \
     test -s "$O/search/s/_03b5_03bb.json"
-check "the manifest counts the four documents" \
-    contains "$O/search/manifest.json" '"docs":4'
+check "the manifest counts the 24 documents" \
+    contains "$O/search/manifest.json" '"docs":24'
+check "the manifest says the words are folded (site_lang en)" \
+    contains "$O/search/manifest.json" '"fold":1'
 check "the manifest lists the shard ti" contains "$O/search/manifest.json" '"ti"'
-check "the document table has the title" contains "$O/search/docs.json" \
-    '"title":"Tide tables for sailors"'
+check "the document table has the title" contains "$O/search/d/0.json" \
+    '["Tide tables for sailors","/2024/03/01/tide-tables-for-sailors/"'
+check "the page is last, in the third page of the table" \
+    contains "$O/search/d/2.json" '["About","/about/"'
+check "no fourth page" test ! -e "$O/search/d/3.json"
+check "a length for each document" test "$(tr ',' '\n' <"$O/search/len.json" | wc -l)" -eq 24
 check "the page has a GET form" contains "$O/search/index.html" \
     '<form class="search-form" method="get" action=""'
 check "the page has a q field" contains "$O/search/index.html" \
@@ -98,6 +119,8 @@ check "the last word is a prefix" test "$(first sourd)" = "Sourdough bread"
 check "AND between words" test "$(first moon lighthouse)" = "Tide tables for sailors"
 check "a word the title holds ranks first" test "$(first moon)" = "Watching the moon"
 check "the URL is printed" sh -c "'$SSG' search -C '$S' sourdough | grep -q '	/2024/02/01/sourdough-bread/\$'"
+check "-n 2 shows two" test "$("$SSG" search -C "$S" -n 2 padding 2>/dev/null | wc -l)" -eq 2
+check "and says how many there are" sh -c "'$SSG' search -C '$S' -n 2 padding 2>&1 | grep -q 'best 2 of 20'"
 check "no match exits 1" sh -c "! '$SSG' search -C '$S' zebra"
 check "no match is said" sh -c "'$SSG' search -C '$S' zebra 2>&1 | grep -q 'no post or page'"
 check "a query of no words is said" sh -c "'$SSG' search -C '$S' '?!' 2>&1 | grep -q 'no words'"
@@ -109,9 +132,11 @@ check "--words folds as the index" test "$("$SSG" search -w 'Crème ÜBER' | tr 
 
 # an edit: the new word found, the old one gone, only its shards written
 sleep 1
-touch -d '2000-01-01' "$O/search/s/mo.json" "$O/search/s/so.json"
+touch -d '2000-01-01' "$O/search/s/mo.json" "$O/search/s/so.json" \
+    "$O/search/d/0.json" "$O/search/d/1.json" "$O/search/len.json"
 sed -i 's/Lighthouse keepers/Harbourmasters/' "$S/posts/tide.md"
 "$SSG" build -C "$S" -q
+old() { test "$(stat -c %Y "$1")" -lt 1000000000; }
 check "a new word is found" test "$(first harbourmasters)" = "Tide tables for sailors"
 check "an old word is gone" sh -c "! '$SSG' search -C '$S' lighthouse"
 check "the shard of a dropped word is gone" test ! -e "$O/search/s/ke.json"
@@ -120,6 +145,21 @@ check "a shard the edit leaves alone is not rewritten" \
     test "$(stat -c %Y "$O/search/s/so.json")" -lt 1000000000
 check "the shard of moon, whose postings stay, is not rewritten" \
     test "$(stat -c %Y "$O/search/s/mo.json")" -lt 1000000000
+check "an edit past the excerpt leaves its page of the table" old "$O/search/d/0.json"
+check "and the other page" old "$O/search/d/1.json"
+check "the lengths are rewritten" sh -c "! test \$(stat -c %Y '$O/search/len.json') -lt 1000000000"
+
+# a title changed: its page of the table is rewritten, not the other
+sleep 1
+cp -R "$O/search" "$T/before"
+sed -i 's/^title: Filler number 29$/title: Filler retitled/' "$S/posts/filler29.md"
+"$SSG" build -C "$S" -q
+check "a new title is found" test "$(first retitled)" = "Filler retitled"
+check "a new title: its page of the table rewritten" \
+    sh -c "! cmp -s '$T/before/d/0.json' '$O/search/d/0.json'"
+check "a new title: the other page left" old "$O/search/d/1.json"
+check "a new title: the shard of a word it has not yet is left" old "$O/search/s/so.json"
+rm -rf "$T/before"
 
 # a build with nothing changed writes nothing
 sleep 1
@@ -132,10 +172,16 @@ rm "$S/posts/bread.md"
 check "a removed post is not found" sh -c "! '$SSG' search -C '$S' sourdough"
 check "its shard is removed" test ! -e "$O/search/s/so.json"
 
-# --force writes the same bytes as the incremental builds
+# --force writes the same bytes as the incremental builds, with the
+# cache of the bodies' words or without it
 cp -R "$O/search" "$T/inc"
 "$SSG" build -C "$S" -q --force
 check "--force and incremental builds give the same index" diff -r "$T/inc" "$O/search"
+rm -f "$S/.ssg-cache/search.bin"
+"$SSG" build -C "$S" -q --force
+check "and the same without the cache of words" diff -r "$T/inc" "$O/search"
+check "the cache of words is saved again" test -s "$S/.ssg-cache/search.bin"
+rm -rf "$T/inc"
 
 # search off: the files go
 sed -i 's/^search: true/search: false/' "$S/site.yaml"
@@ -146,24 +192,70 @@ sed -i 's/^search: false/search: true/' "$S/site.yaml"
 "$SSG" build -C "$S" -q
 
 # search.js folds and ranks as ssg does
+# ranked: the URLs node finds with search.js over the index in $1 for $2
+ranked() {
+	node -e '
+const fs = require("fs"), s = require(process.argv[1] + "/search.js");
+const rd = (f) => JSON.parse(fs.readFileSync(process.argv[1] + "/" + f));
+const m = rd("manifest.json"), l = rd("len.json");
+const ws = s.words(process.argv[2], m.fold), sh = {};
+for (const n of s.shardsFor(ws, m)) sh[n] = rd("s/" + n + ".json");
+const r = s.rank(ws, m, l, sh), pages = {};
+for (const k of s.pagesFor(r, m)) pages[k] = rd("d/" + k + ".json");
+console.log(r.map((h) => pages[Math.floor(h.doc / m.page)][h.doc % m.page][1]).join(" ") +
+    (ws.length ? " " : ""));' "$1" "$2"
+}
+words='Crème brûlée ÜBER Straße naïve Ελληνικά ΣΟΦΟΣ Ёлка Привет Łódź Ærø ȘTIINȚĂ İstanbul résumé e\314\201t\303\251 ǅ 日本 x² ΆΈΉΊΌΎΏ Ϊ Ÿ ŉ ſ Ŋ'
 if command -v node >/dev/null 2>&1; then
-	words='Crème brûlée ÜBER Straße naïve Ελληνικά ΣΟΦΟΣ Ёлка Привет Łódź Ærø ȘTIINȚĂ İstanbul résumé e\314\201t\303\251 ǅ 日本 x²'
 	c=$("$SSG" search -w "$words" | tr '\n' ' ')
 	js=$(node -e 'const s = require(process.argv[1]);
 	    console.log(s.words(process.argv[2]).join(" ") + " ")' \
 	    "$O/search/search.js" "$words")
 	check "search.js folds words as ssg does ($js / $c)" test "$js" = "$c"
-	for q in moon "moon tid" tide "the" s; do
+	c=$("$SSG" search -w -l sv "$words" | tr '\n' ' ')
+	js=$(node -e 'const s = require(process.argv[1]);
+	    console.log(s.words(process.argv[2], 0).join(" ") + " ")' \
+	    "$O/search/search.js" "$words")
+	check "search.js keeps accents as ssg does ($js / $c)" test "$js" = "$c"
+	for q in moon "moon tid" tide "the" s padding "filler p"; do
 		c=$("$SSG" search -C "$S" -n 0 "$q" 2>/dev/null | cut -f 2 | tr '\n' ' ')
-		js=$(node -e '
-const fs = require("fs"), s = require(process.argv[1] + "/search.js");
-const rd = (f) => JSON.parse(fs.readFileSync(process.argv[1] + "/" + f));
-const m = rd("manifest.json"), d = rd("docs.json"), ws = s.words(process.argv[2]);
-const sh = {};
-for (const n of s.shardsFor(ws, m)) sh[n] = rd("s/" + n + ".json");
-console.log(s.rank(ws, m, d, sh).map((r) => d[r.doc].url).join(" ") + (ws.length ? " " : ""));' \
-		    "$O/search" "$q")
+		js=$(ranked "$O/search" "$q")
 		check "search.js ranks '$q' as ssg does ($js / $c)" test "$js" = "$c"
+	done
+fi
+
+# site_lang sv: accented letters are letters of their own
+cat >"$S/posts/sheep.md" <<'MD'
+---
+title: Lambing
+date: 2024-04-01 10:00:00
+---
+Våra får betar på ängen.
+MD
+cat >"$S/posts/father.md" <<'MD'
+---
+title: Family
+date: 2024-04-02 10:00:00
+---
+Min far och jag.
+MD
+"$SSG" build -C "$S" -q
+check "English folds: får finds far" test "$("$SSG" search -C "$S" -n 0 får 2>/dev/null | wc -l)" -eq 2
+echo 'site_lang: "sv"' >>"$S/site.yaml"
+"$SSG" build -C "$S" -q
+check "sv: the manifest says the words keep their accents" \
+    contains "$O/search/manifest.json" '"fold":0'
+check "sv: får finds the sheep only" test "$("$SSG" search -C "$S" -n 0 får 2>/dev/null)" = "Lambing	/2024/04/01/lambing/"
+check "sv: far finds the father only" test "$("$SSG" search -C "$S" -n 0 far 2>/dev/null)" = "Family	/2024/04/02/family/"
+check "sv: ängen has its own shard" test -s "$O/search/s/_00e4n.json"
+cp -R "$O/search" "$T/sv"
+"$SSG" build -C "$S" -q --force
+check "sv: --force gives the same index" diff -r "$T/sv" "$O/search"
+if command -v node >/dev/null 2>&1; then
+	for q in får FAR "ängen" "på ä"; do
+		c=$("$SSG" search -C "$S" -n 0 "$q" 2>/dev/null | cut -f 2 | tr '\n' ' ')
+		js=$(ranked "$O/search" "$q")
+		check "sv: search.js finds '$q' as ssg does ($js / $c)" test "$js" = "$c"
 	done
 fi
 summary

@@ -19,13 +19,19 @@ join_word(const char *w, size_t len, void *arg)
 }
 
 static void
-is_words(const char *in, const char *want)
+is_words_as(int fold, const char *in, const char *want)
 {
 	struct buf b = BUF_INIT;
 
-	search_words(in, strlen(in), join_word, &b);
+	search_words(in, strlen(in), fold, join_word, &b);
 	IS_STR(b.ptr, want, in);
 	buf_release(&b);
+}
+
+static void
+is_words(const char *in, const char *want)
+{
+	is_words_as(1, in, want);
 }
 
 static void
@@ -65,6 +71,42 @@ test_words(void)
 	    "ok");
 }
 
+/* Where the language keeps accented letters apart: lower case only. */
+static void
+test_kept(void)
+{
+	OK(search_lang_folds("en") && search_lang_folds("fr-CA") &&
+	    search_lang_folds("de") && search_lang_folds(NULL) &&
+	    search_lang_folds(""), "en, fr, de fold");
+	OK(!search_lang_folds("sv") && !search_lang_folds("sv-SE") &&
+	    !search_lang_folds("FI") && !search_lang_folds("nb_NO") &&
+	    !search_lang_folds("tr"), "sv, fi, nb, tr keep");
+	OK(search_lang_folds("svx") && search_lang_folds("s"),
+	    "a language is its whole first part");
+	is_words_as(0, "Får FAR Sää ÅÄÖ Ærø", "får far sää åäö ærø");
+	is_words_as(0, "İstanbul ISTANBUL ılık", "istanbul istanbul ılık");
+	is_words_as(0, "ŁÓDŹ Ŋ ŸES Ǉ", "łódź ŋ ÿes");
+	is_words_as(0, "ΆΈΉΊΌΎΏ ΣΟΦΌΣ Ϊ", "άέήίόύώ σοφόσ ϊ");
+	is_words_as(0, "ЁЛКА Ђ Ґ", "ёлка ђ ґ");
+	is_words_as(0, "Straße", "straße");
+	/* an accent written apart is dropped in both modes */
+	is_words_as(0, "e\xcc\x81t\xc3\xa9", "eté");
+}
+
+/* The body's words, counted, in byte order. */
+static void
+test_terms(void)
+{
+	struct buf b = BUF_INIT;
+
+	search_terms("the Moon, the sea and the moon", 30, 1, &b);
+	IS_STR(b.ptr, "and\t1\nmoon\t2\nsea\t1\nthe\t3\n", "counted");
+	buf_clear(&b);
+	search_terms("", 0, 1, &b);
+	IS_STR(b.ptr, "", "no words");
+	buf_release(&b);
+}
+
 static void
 test_shards(void)
 {
@@ -79,9 +121,10 @@ test_shards(void)
 /* ---- ranking on a tiny corpus, the files kept in memory ---- */
 
 struct files {
-	char	*rel[64];
-	struct buf data[64];
+	char	*rel[256];
+	struct buf data[256];
 	size_t	 n;
+	size_t	 pages;		/* d/ files read */
 };
 
 static int
@@ -89,7 +132,7 @@ put(const char *rel, const char *data, size_t n, void *arg)
 {
 	struct files *f = arg;
 
-	if (f->n == 64)
+	if (f->n == 256)
 		return -1;
 	f->rel[f->n] = xstrdup(rel);
 	buf_init(&f->data[f->n]);
@@ -106,6 +149,7 @@ get(const char *rel, struct buf *out, void *arg)
 
 	for (i = 0; i < f->n; i++)
 		if (strcmp(f->rel[i], rel) == 0) {
+			f->pages += strncmp(rel, "d/", 2) == 0;
 			buf_add(out, f->data[i].ptr, f->data[i].len);
 			return 0;
 		}
@@ -143,6 +187,13 @@ add(struct search_index *ix, const char *title, const char *url,
 	search_index_add(ix, &d);
 }
 
+static enum search_status
+search_query_all(const char *q, search_load_fn load, void *arg,
+    struct search_result *r, struct buf *err)
+{
+	return search_query(q, 0, load, arg, r, err);
+}
+
 /* The URLs the query finds, best first, space-separated. */
 static void
 is_found(struct files *f, const char *q, const char *want)
@@ -151,7 +202,7 @@ is_found(struct files *f, const char *q, const char *want)
 	struct buf b = BUF_INIT, err = BUF_INIT;
 	size_t i;
 
-	search_query(q, get, f, &r, &err);
+	search_query(q, 0, get, f, &r, &err);
 	OK(r.status == SEARCH_OK, "%s: status %d (%s)", q, r.status, err.ptr);
 	for (i = 0; i < r.nhits; i++)
 		buf_printf(&b, "%s%s", i ? " " : "", r.hits[i].url);
@@ -164,7 +215,7 @@ is_found(struct files *f, const char *q, const char *want)
 static void
 test_ranking(void)
 {
-	struct search_index *ix = search_index_new();
+	struct search_index *ix = search_index_new(1);
 	struct files f = { 0 };
 	struct search_result r;
 	struct buf err = BUF_INIT, q = BUF_INIT;
@@ -201,30 +252,30 @@ test_ranking(void)
 	is_found(&f, "CREME Fraiche", "/bread/");
 	is_found(&f, "unknownword", "");
 
-	search_query("", get, &f, &r, &err);
+	search_query_all("", get, &f, &r, &err);
 	IS_INT(r.status, SEARCH_NO_WORDS, "an empty query");
 	search_result_release(&r);
-	search_query("?!", get, &f, &r, &err);
+	search_query_all("?!", get, &f, &r, &err);
 	IS_INT(r.status, SEARCH_NO_WORDS, "no words");
 	search_result_release(&r);
 	for (i = 0; i < 2000; i++)
 		buf_addc(&q, 'x');
-	search_query(q.ptr, get, &f, &r, &err);
+	search_query_all(q.ptr, get, &f, &r, &err);
 	IS_INT(r.status, SEARCH_TOO_LONG, "a long query");
 	search_result_release(&r);
 	buf_clear(&q);
 	for (i = 0; i < 20; i++)
 		buf_adds(&q, "moon ");
-	search_query(q.ptr, get, &f, &r, &err);
+	search_query_all(q.ptr, get, &f, &r, &err);
 	IS_INT(r.status, SEARCH_TOO_LONG, "too many words");
 	search_result_release(&r);
 	files_release(&f);
 
-	search_query("moon", get, &f, &r, &err);
+	search_query_all("moon", get, &f, &r, &err);
 	IS_INT(r.status, SEARCH_NO_INDEX, "no index");
 	search_result_release(&r);
-	put("manifest.json", "{\"version\":1}", 13, &f);
-	search_query("moon", get, &f, &r, &err);
+	put("manifest.json", "{\"version\":2}", 13, &f);
+	search_query_all("moon", get, &f, &r, &err);
 	IS_INT(r.status, SEARCH_DAMAGED, "a damaged manifest");
 	OK(strstr(err.ptr, "manifest.json") != NULL, "named: %s", err.ptr);
 	search_result_release(&r);
@@ -238,7 +289,7 @@ test_ranking(void)
 static void
 test_title_weight(void)
 {
-	struct search_index *ix = search_index_new();
+	struct search_index *ix = search_index_new(1);
 	struct files f = { 0 };
 
 	add(ix, "Quay", "/quay/", NULL, "harbour harbour boats rest");
@@ -262,7 +313,7 @@ test_stable(void)
 	int k;
 
 	for (k = 0; k < 2; k++) {
-		ix = search_index_new();
+		ix = search_index_new(1);
 		add(ix, "Zeta", "/z/", "t", "b a c a");
 		add(ix, "Alpha a", "/a/", NULL, "c b");
 		search_index_write(ix, put, k == 0 ? &a : &b);
@@ -273,22 +324,116 @@ test_stable(void)
 		OK(strcmp(a.rel[i], b.rel[i]) == 0 &&
 		    strcmp(a.data[i].ptr, b.data[i].ptr) == 0, "%s the same",
 		    a.rel[i]);
-	/* [doc, tf, title] */
+	/* doc less the last, 2 tf + title */
 	OK(get("s/a.json", &got, &a) == 0 &&
-	    strcmp(got.ptr, "{\"a\":[[0,2,0],[1,1,1]]}\n") == 0,
+	    strcmp(got.ptr, "{\"a\":[0,4,1,3]}\n") == 0,
 	    "postings: %s", got.ptr);
+	buf_clear(&got);
+	OK(get("len.json", &got, &a) == 0 && strcmp(got.ptr, "[6,4]\n") == 0,
+	    "lengths: %s", got.ptr);
+	buf_clear(&got);
+	OK(get("d/0.json", &got, &a) == 0 && strcmp(got.ptr,
+	    "[\n[\"Zeta\",\"/z/\",\"2024-01-01\",\"b a c a\"],\n"
+	    "[\"Alpha a\",\"/a/\",\"2024-01-01\",\"c b\"]\n]\n") == 0,
+	    "the page: %s", got.ptr);
+	buf_clear(&got);
+	OK(get("manifest.json", &got, &a) == 0 && strcmp(got.ptr,
+	    "{\"version\":2,\"fold\":1,\"docs\":2,\"words\":10,\"page\":8,"
+	    "\"shards\":[\"a\",\"al\",\"b\",\"c\",\"t\",\"ze\"]}\n") == 0,
+	    "the manifest: %s", got.ptr);
 	buf_release(&got);
 	files_release(&a);
 	files_release(&b);
+}
+
+/* Many documents: pages of the table, and only those of the hits shown
+ * read; a missing page or a damaged length is said. */
+static void
+test_pages(void)
+{
+	struct search_index *ix = search_index_new(1);
+	struct files f = { 0 };
+	struct search_result r;
+	struct buf err = BUF_INIT, url = BUF_INIT, text = BUF_INIT;
+	size_t i, k;
+
+	for (i = 0; i < 100; i++) {
+		buf_clear(&url);
+		buf_printf(&url, "/p%zu/", i);
+		buf_clear(&text);
+		/* the word "common" in every one, more often in later ones */
+		for (k = 0; k <= i / 10; k++)
+			buf_adds(&text, "common ");
+		buf_adds(&text, i % 2 ? "odd" : "even");
+		add(ix, "Post", url.ptr, NULL, text.ptr);
+	}
+	search_index_write(ix, put, &f);
+	search_index_free(ix);
+	OK(get("d/12.json", &text, &f) == 0 && get("d/13.json", &text, &f) ==
+	    -1, "100 documents in 13 pages");
+	f.pages = 0;
+	search_query("common", 3, get, &f, &r, &err);
+	OK(r.status == SEARCH_OK && r.total == 100 && r.nhits == 3,
+	    "100 found, 3 shown (%zu, %zu)", r.total, r.nhits);
+	IS_STR(r.nhits == 3 ? r.hits[0].url : "", "/p90/", "the best first");
+	IS_INT(f.pages, 1, "only the page of the hits shown is read");
+	search_result_release(&r);
+	f.pages = 0;
+	search_query("odd", 0, get, &f, &r, &err);
+	OK(r.status == SEARCH_OK && r.total == 50 && r.nhits == 50,
+	    "odd: 50 (%zu)", r.nhits);
+	IS_INT(f.pages, 13, "all shown: every page, each once");
+	search_result_release(&r);
+
+	for (i = 0; i < f.n; i++)
+		if (strcmp(f.rel[i], "d/0.json") == 0)
+			buf_clear(&f.data[i]), buf_adds(&f.data[i], "[[1]]");
+	search_query("common", 0, get, &f, &r, &err);
+	IS_INT(r.status, SEARCH_DAMAGED, "a damaged page");
+	OK(strstr(err.ptr, "d/0.json") != NULL, "named: %s", err.ptr);
+	search_result_release(&r);
+	buf_clear(&err);
+	for (i = 0; i < f.n; i++)
+		if (strcmp(f.rel[i], "len.json") == 0)
+			buf_clear(&f.data[i]), buf_adds(&f.data[i], "[1,2]");
+	search_query("common", 0, get, &f, &r, &err);
+	IS_INT(r.status, SEARCH_DAMAGED, "lengths not one a document");
+	OK(strstr(err.ptr, "len.json") != NULL, "named: %s", err.ptr);
+	search_result_release(&r);
+	files_release(&f);
+	buf_release(&err);
+	buf_release(&url);
+	buf_release(&text);
+}
+
+/* An index that keeps accents: the query is read its way. */
+static void
+test_kept_index(void)
+{
+	struct search_index *ix = search_index_new(0);
+	struct files f = { 0 };
+
+	add(ix, "Får", "/sheep/", NULL, "ull och får");
+	add(ix, "Far", "/father/", NULL, "far och son");
+	search_index_write(ix, put, &f);
+	search_index_free(ix);
+	is_found(&f, "får", "/sheep/");
+	is_found(&f, "FAR", "/father/");
+	is_found(&f, "och", "/sheep/ /father/");
+	files_release(&f);
 }
 
 int
 main(void)
 {
 	test_words();
+	test_kept();
+	test_terms();
 	test_shards();
 	test_ranking();
 	test_title_weight();
 	test_stable();
+	test_pages();
+	test_kept_index();
 	return tap_done();
 }

@@ -1,16 +1,21 @@
 /*
  * ssg's search page: reads ?q=, fetches the index's manifest, the shards
- * of the query's words and the document table (search/ beside this
- * script), and lists the posts and pages that hold every word, the last
- * one as the start of a word, ranked by BM25 with the title weighted up.
- * The words are folded as ssg folds them (ssg/source/searchword.c), and
- * ranked as `ssg search` ranks them (ssg/render/search_query.c).
+ * of the query's words and the documents' lengths (search/ beside this
+ * script), ranks the posts and pages that hold every word, the last one
+ * as the start of a word, by BM25 with the title weighted up, and
+ * fetches the pages of the document table (d/K.json) that the best SHOW
+ * of them are in. The words are folded as ssg folds them, or only
+ * lower-cased where manifest.json says "fold":0
+ * (ssg/source/searchword.c), and ranked as `ssg search` ranks them
+ * (ssg/render/search_query.c).
  */
 (function () {
 	"use strict";
 
 	var QUERY_MAX = 1000, WORDS_MAX = 16, WORD_MAX = 64;
 	var K1 = 1.2, B = 0.75, TITLE_WEIGHT = 2;
+	/* hits shown: the document table is fetched for these only */
+	var SHOW = 20;
 	/* letters NFD leaves whole, spelt as ssg spells them */
 	var SPELL = { "ß": "ss", "ς": "σ", "æ": "ae", "œ": "oe", "ø": "o",
 	    "đ": "d", "ð": "d", "ł": "l", "ħ": "h", "ŧ": "t", "ı": "i",
@@ -38,10 +43,14 @@
 		return c >= 0x300 && c <= 0x36f;
 	}
 
-	function foldChar(ch) {
-		var s = ch.normalize("NFD").replace(/[\u0300-\u036f]/g, "")
-		    .toLowerCase(), out = "";
+	function foldChar(ch, fold) {
+		var s, out = "";
 
+		/* İ lower-cased is i and a dot above, which goes */
+		if (!fold)
+			return ch.toLowerCase().replace(/[\u0300-\u036f]/g, "");
+		s = ch.normalize("NFD").replace(/[\u0300-\u036f]/g, "")
+		    .toLowerCase();
 		for (var c of s)
 			out += SPELL[c] || c;
 		return out;
@@ -51,10 +60,12 @@
 		return new TextEncoder().encode(s).length;
 	}
 
-	/* The folded words of text, as ssg's search_words makes them. */
-	function words(text) {
+	/* The words of text, folded unless fold is false (0), as ssg's
+	 * search_words makes them. */
+	function words(text, fold) {
 		var out = [], w = "";
 
+		fold = fold === undefined || !!fold;
 		function flush() {
 			if (w !== "" && bytes(w) <= WORD_MAX)
 				out.push(w);
@@ -66,7 +77,7 @@
 			if (isMark(c))
 				continue;
 			if (isLetter(c))
-				w += foldChar(ch);
+				w += foldChar(ch, fold);
 			else
 				flush();
 		}
@@ -106,16 +117,14 @@
 		return need;
 	}
 
-	/* [{doc, score}], best first, as search_query ranks them. */
-	function rank(ws, manifest, docs, shards) {
-		var n = docs.length, avg = n > 0 && manifest.words > 0 ?
-		    manifest.words / n : 1, score = [], hits = [], out = [];
-		var d;
+	/* [{doc, score}], best first, as search_query ranks them: lens is
+	 * len.json, shards the loaded shards by name. A word's postings are
+	 * pairs: the document's number less the last one's, 2 tf + (1 if in
+	 * the title). */
+	function rank(ws, manifest, lens, shards) {
+		var n = manifest.docs, avg = n > 0 && manifest.words > 0 ?
+		    manifest.words / n : 1, score = {}, hits = {}, out = [];
 
-		for (d = 0; d < n; d++) {
-			score.push(0);
-			hits.push(0);
-		}
 		ws.forEach(function (w, i) {
 			var cur = {}, name = shardName(w), last = i === ws.length - 1;
 
@@ -126,33 +135,35 @@
 				    !sh)
 					return;
 				Object.keys(sh).forEach(function (t) {
-					var p = sh[t], df = p.length, idf;
+					var p = sh[t], df = p.length / 2, idf, doc = 0;
 
 					if (last ? t.indexOf(w) !== 0 : t !== w)
 						return;
 					idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-					p.forEach(function (e) {
-						var tf = e[1], dl = docs[e[0]].len, s2;
+					for (var k = 0; k < p.length; k += 2) {
+						var tf = Math.floor(p[k + 1] / 2), s2;
 
+						doc += p[k];
 						s2 = idf * tf * (K1 + 1) / (tf + K1 *
-						    (1 - B + B * dl / avg));
-						if (e[2] === 1)
+						    (1 - B + B * lens[doc] / avg));
+						if (p[k + 1] % 2 === 1)
 							s2 *= TITLE_WEIGHT;
-						if (!(e[0] in cur) || s2 > cur[e[0]])
-							cur[e[0]] = s2;
-					});
+						if (!(doc in cur) || s2 > cur[doc])
+							cur[doc] = s2;
+					}
 				});
 			});
 			Object.keys(cur).forEach(function (k) {
-				if (hits[k] === i) {
-					score[k] += cur[k];
-					hits[k]++;
+				if ((hits[k] || 0) === i) {
+					score[k] = (score[k] || 0) + cur[k];
+					hits[k] = i + 1;
 				}
 			});
 		});
-		for (d = 0; d < n; d++)
-			if (hits[d] === ws.length)
-				out.push({ doc: d, score: score[d] });
+		Object.keys(hits).forEach(function (k) {
+			if (hits[k] === ws.length)
+				out.push({ doc: +k, score: score[k] });
+		});
 		out.sort(function (a, b) {
 			return a.score !== b.score ? b.score - a.score :
 			    a.doc - b.doc;
@@ -160,9 +171,22 @@
 		return out;
 	}
 
+	/* The pages of the document table that the hits are in. */
+	function pagesFor(hits, manifest) {
+		var need = [];
+
+		hits.forEach(function (h) {
+			var k = Math.floor(h.doc / manifest.page);
+
+			if (need.indexOf(k) < 0)
+				need.push(k);
+		});
+		return need;
+	}
+
 	if (typeof module === "object" && module.exports) {
 		module.exports = { words: words, shardName: shardName,
-		    shardsFor: shardsFor, rank: rank };
+		    shardsFor: shardsFor, rank: rank, pagesFor: pagesFor };
 		return;
 	}
 	if (typeof document === "undefined")
@@ -227,7 +251,8 @@
 		return frag;
 	}
 
-	function show(ws, docs, ranked) {
+	/* docs: the documents shown, by number; total: how many matched */
+	function show(ws, docs, ranked, total) {
 		list.textContent = "";
 		ranked.forEach(function (r) {
 			var d = docs[r.doc], li = document.createElement("li");
@@ -253,7 +278,7 @@
 		if (ranked.length === 0)
 			say("none");
 		else
-			say("results", ranked.length);
+			say("results", total);
 	}
 
 	function search(q) {
@@ -273,19 +298,42 @@
 			return say("long");
 		}
 		get("manifest.json").then(function (m) {
-			var need = shardsFor(ws, m);
+			var need;
 
-			return Promise.all([get("docs.json")].concat(need.map(
+			ws = words(q, m.fold);
+			if (ws.length === 0) {
+				list.textContent = "";
+				return say("empty");
+			}
+			need = shardsFor(ws, m);
+			return Promise.all([get("len.json")].concat(need.map(
 			    function (s) {
 				return get("s/" + s + ".json");
 			}))).then(function (got) {
-				var shards = {};
+				var shards = {}, ranked, top, pages;
 
 				need.forEach(function (s, i) {
 					shards[s] = got[i + 1];
 				});
-				if (my === seq)
-					show(ws, got[0], rank(ws, m, got[0], shards));
+				ranked = rank(ws, m, got[0], shards);
+				top = ranked.slice(0, SHOW);
+				pages = pagesFor(top, m);
+				return Promise.all(pages.map(function (k) {
+					return get("d/" + k + ".json");
+				})).then(function (got2) {
+					var docs = {};
+
+					top.forEach(function (h) {
+						var e = got2[pages.indexOf(
+						    Math.floor(h.doc / m.page))]
+						    [h.doc % m.page];
+
+						docs[h.doc] = { title: e[0], url: e[1],
+						    date: e[2], excerpt: e[3] };
+					});
+					if (my === seq)
+						show(ws, docs, top, ranked.length);
+				});
 			});
 		}).catch(function () {
 			if (my === seq) {
