@@ -95,6 +95,12 @@ run() {
 }
 
 T_START=$(date +%s)
+# nanoseconds where date(1) has %N (GNU), else whole seconds in ns
+if date +%N | grep -q '^[0-9][0-9]*$'; then
+	now_ns() { date +%s%N; }
+else
+	now_ns() { echo "$(date +%s)000000000"; }
+fi
 $CC -std=c11 -O2 -Wall -Wextra -o "$WORK/gen" "$BENCH/gen.c" || exit 1
 # a copy, so that rebuilding bin/ssg meanwhile does not change the runs
 cp "$SSG" "$WORK/ssg" && "$WORK/ssg" --version >/dev/null || exit 1
@@ -117,10 +123,10 @@ enable_tag_rss: true
 enable_archives: false
 enable_related_posts: false
 EOF
-t0=$(date +%s%N)
+t0=$(now_ns)
 "$WORK/gen" "$C" "$N" "$SEED" 0 "$N" || exit 1
 rm -rf "$C/hugo"
-echo "corpus N=$N: $(du -sk "$C/ssg/posts" | cut -f1) KB of Markdown, written in $((($(date +%s%N) - t0) / 1000000)) ms"
+echo "corpus N=$N: $(du -sk "$C/ssg/posts" | cut -f1) KB of Markdown, written in $((($(now_ns) - t0) / 1000000)) ms"
 
 # How many posts hold each word of the query, and all of them (whole
 # words, any case): the query must find something.
@@ -143,10 +149,10 @@ echo "query \"$QUERY\": $WORDS"
 [ "$ALL" -gt 0 ] || { echo "search.sh: no post holds every word of \"$QUERY\"" >&2; exit 1; }
 
 # one untimed build colours the code blocks into .ssg-cache (see run.sh)
-t0=$(date +%s%N)
+t0=$(now_ns)
 "$SSG" build -C "$C/ssg" -o "$C/out-warm" -q --set search=true >"$WORK/build.log" 2>&1 || {
 	tail -n 5 "$WORK/build.log" >&2; exit 1; }
-echo "code blocks coloured in $((($(date +%s%N) - t0) / 1000000)) ms (untimed)"
+echo "code blocks coloured in $((($(now_ns) - t0) / 1000000)) ms (untimed)"
 rm -rf "$C/out-warm"
 
 # 5. full builds, search off and on, with precompression off (as make
@@ -165,13 +171,13 @@ while [ "$rep" -le "$REPS" ]; do
 			    -exec rm -rf {} + 2>/dev/null
 			o=$C/out-$rep-$pc-$s
 			sync
-			t0=$(date +%s%N)
+			t0=$(now_ns)
 			timeout 600 "$GNUTIME" -f '%U %S' -o "$WORK/time.out" \
 			    "$SSG" build -C "$C/ssg" -o "$o" --force -q \
 			    --set search=$s --set precompress_assets=$pc \
 			    >"$WORK/build.log" 2>&1
 			rc=$?
-			t1=$(date +%s%N)
+			t1=$(now_ns)
 			if [ "$rc" -ne 0 ]; then
 				echo "search.sh: build (search $s, precompress $pc) failed:" >&2
 				tail -n 5 "$WORK/build.log" | sed 's/^/    /' >&2
@@ -250,10 +256,10 @@ if [ "${PAGEFIND:-1}" != 0 ]; then
 	echo
 	PF=$SB/node_modules/.bin/pagefind
 	years=$(ls "$OUT" | grep '^[0-9][0-9][0-9][0-9]$' | tr '\n' ',' | sed 's/,$//')
-	t0=$(date +%s%N)
+	t0=$(now_ns)
 	if run timeout 900 "$PF" --site "$OUT" --glob "{$years}/**/*.html" \
 	    >"$WORK/pagefind.log" 2>&1; then
-		t1=$(date +%s%N)
+		t1=$(now_ns)
 		pf_files=$(find "$OUT/pagefind" -type f | wc -l)
 		pf_bytes=$(find "$OUT/pagefind" -type f -exec cat {} + | wc -c)
 		pages=$(sed -n 's/.*Indexed \([0-9,]*\) page.*/\1/p' "$WORK/pagefind.log" | head -n 1)
