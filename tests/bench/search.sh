@@ -7,8 +7,8 @@
 #   sh tests/bench/search.sh [--quick] [--out DIR]
 #
 #   1. the bytes a first query fetches: /search/?q=W1+W2 in headless
-#      Chromium, served on 127.0.0.1 with each file's .gz; everything but
-#      the page and its stylesheet (budget 150 KB)
+#      Chromium, served gzipped on 127.0.0.1; everything but the page and
+#      its stylesheet (budget 150 KB)
 #   2. Zola's index of the same posts (search_index.en.js), made with
 #      elasticlunr.js, raw and gzipped: what a Zola reader loads whole
 #   3. Pagefind over the built output: search("W1 W2") and the data of
@@ -22,8 +22,9 @@
 # the figures also to DIR/search-STAMP.txt and .json.
 # Environment: BENCH_SEARCH_N (posts), BENCH_SEARCH_QUERY (two words,
 # default "cache typography"), BENCH_REPS (3), SEARCH_RUNS (10),
-# BENCH_SEED (42), PAGEFIND=0 (leave Pagefind out), ZOLA=0 (leave the
-# Zola index out), SSG (bin/ssg), CHROMIUM (/usr/bin/chromium), CC.
+# BENCH_SEED (42), BENCH_SEARCH_PRECOMPRESS=1 (time the builds with
+# precompress_assets on too, and serve their .gz), PAGEFIND=0 (leave
+# Pagefind out), ZOLA=0 (leave the Zola index out), SSG (bin/ssg), CHROMIUM (/usr/bin/chromium), CC.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$(pwd)
@@ -38,7 +39,7 @@ while [ $# -gt 0 ]; do
 	--out) [ $# -ge 2 ] || { echo "search.sh: --out needs a folder" >&2; exit 2; }
 		OUTDIR=$2; shift ;;
 	--out=*) OUTDIR=${1#--out=} ;;
-	-h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "usage: sh tests/bench/search.sh [--quick] [--out DIR]" >&2; exit 2 ;;
 	esac
 	shift
@@ -109,7 +110,7 @@ SSG_DATADIR=${SSG_DATADIR:-$ROOT}	# the copy finds themes/ through this
 export SSG_DATADIR
 
 C=$WORK/c
-mkdir -p "$C/ssg"
+mkdir -p "$C/ssg" "$C/hugo/content"
 # run.sh's site; search and precompression are set on the command line
 cat >"$C/ssg/site.yaml" <<-EOF
 site_title: Bench
@@ -156,14 +157,17 @@ echo "code blocks coloured in $((($(now_ns) - t0) / 1000000)) ms (untimed)"
 rm -rf "$C/out-warm"
 
 # 5. full builds, search off and on, with precompression off (as make
-# bench builds) and on (as deploy push builds), one after the other in
-# each run. Each goes to a new folder: none is deleted before the end
+# bench builds) and, with BENCH_SEARCH_PRECOMPRESS=1, on (as deploy push
+# builds), one after the other in each run. Each goes to a new folder: none is deleted before the end
 # (ext4 is slow to create files just after many are freed, see README).
+PRECOMPRESS=false
+[ "${BENCH_SEARCH_PRECOMPRESS:-0}" = 1 ] && PRECOMPRESS="false true"
+PCLAST=${PRECOMPRESS##* }
 FAILED=0
 : >"$WORK/builds.txt"	# precompress search rep wall cpu
 rep=1
 while [ "$rep" -le "$REPS" ]; do
-	for pc in false true; do
+	for pc in $PRECOMPRESS; do
 		# alternate which side goes first
 		if [ $((rep % 2)) -eq 1 ]; then sides="false true"; else sides="true false"; fi
 		for s in $sides; do
@@ -208,8 +212,8 @@ function med(k,   n, i, j, t, a) {
 END {
 	printf "{"
 	sep = ""
-	split("false true", P, " ")
-	for (i = 1; i <= 2; i++) {
+	np = split(pcs, P, " ")
+	for (i = 1; i <= np; i++) {
 		p = P[i]
 		for (k in w) v[k] = w[k]
 		fw = med(p SUBSEP "false"); nw = med(p SUBSEP "true")
@@ -221,12 +225,13 @@ END {
 		sep = ", "
 	}
 	printf "}\n"
-}' "$WORK/builds.txt" >"$WORK/builds.json"
+}' pcs="$PRECOMPRESS" "$WORK/builds.txt" >"$WORK/builds.json"
 echo "build times (wall s, cpu s), median of $REPS:"
 awk '{ printf "  precompress %-5s search %-5s run %s: %7.3f s (%6.2f)\n", $1, $2, $3, $4, $5 }' "$WORK/builds.txt" | sort
 
-# The output served: the last run's build with search and precompression on
-OUT=$C/out-$REPS-true-true
+# The output served: the last run's build with search on (precompressed
+# with BENCH_SEARCH_PRECOMPRESS=1; else the server gzips as it sends)
+OUT=$C/out-$REPS-$PCLAST-true
 [ -f "$OUT/search/index.html" ] || { echo "search.sh: no $OUT/search/index.html" >&2; exit 1; }
 IDX_FILES=$(find "$OUT/search" -type f ! -name '*.gz' ! -name '*.br' | wc -l)
 IDX_BYTES=$(find "$OUT/search" -type f ! -name '*.gz' ! -name '*.br' -exec cat {} + | wc -c)
@@ -281,7 +286,7 @@ NPROC=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)
 LOAD=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime | sed 's/.*: //')
 echo
 echo "ssg: $("$SSG" --version 2>/dev/null | head -n 1) ($(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)); machine: $NPROC CPUs, load average now $LOAD"
-echo "bytes: as Chromium received them (CDP encodedDataLength: gzip body and headers), all but the page and its stylesheet;"
+echo "bytes: the gzip bodies sent, all but the page and its stylesheet;"
 echo "build times: median of $REPS, wall s (cpu s); the index share is (on - off) / on; whole run $(($(date +%s) - T_START)) s"
 echo
 STAMP=

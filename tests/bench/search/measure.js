@@ -14,9 +14,11 @@
 // served from OUT by a server in this process on 127.0.0.1: a file's .gz
 // when it has one and the browser asks for gzip, as nginx's gzip_static
 // does; other text files gzipped (level 9) as they are sent, as nginx's
-// gzip does. Bytes are what Chromium says it received for each request
-// (CDP Network.loadingFinished encodedDataLength: body as sent, and the
-// response headers), nothing of the format of either index is assumed.
+// gzip does. Bytes are the bodies the server sent for each request (all
+// of them, a worker's too), beside what Chromium's network events say it
+// received (CDP Network.loadingFinished encodedDataLength, headers too)
+// for the page's own requests; nothing of the form of either index is
+// assumed.
 //
 // Environment: CHROMIUM (/usr/bin/chromium), PLAYWRIGHT (playwright-core,
 // default tests/themes/node_modules), SEARCH_RUNS (timed queries, 10).
@@ -85,6 +87,7 @@ function median(a) {
 // Serves dir; notes how each path was sent (its .gz, gzipped now, as is).
 function serve(dir) {
 	const how = new Map();
+	const log = [];
 	const server = http.createServer((req, res) => {
 		let u;
 		try {
@@ -132,11 +135,13 @@ function serve(dir) {
 			how.set(u, 'as is');
 		}
 		h['content-length'] = body.length;
+		log.push({ path: req.url, bytes: body.length, type: h['content-type'],
+		    encoding: h['content-encoding'] || '', sent: how.get(u) });
 		res.writeHead(200, h);
 		res.end(req.method === 'HEAD' ? undefined : body);
 	});
 	return new Promise((resolve) => server.listen(0, '127.0.0.1',
-	    () => resolve({ server, how,
+	    () => resolve({ server, how, log,
 	    base: `http://127.0.0.1:${server.address().port}` })));
 }
 
@@ -215,48 +220,42 @@ async function idle(reqs, quiet = 500, limit = 15000) {
 	}
 }
 
-// The requests as rows, with the body size from Resource Timing; the
-// page's document and stylesheets (and the favicon) are listed but not
-// counted.
-async function rows(page, reqs, how, base) {
-	const rt = await page.evaluate(() => {
-		const o = {};
-		for (const e of performance.getEntriesByType('resource'))
-			o[e.name] = { body: e.encodedBodySize, raw: e.decodedBodySize };
-		const n = performance.getEntriesByType('navigation')[0];
-		if (n)
-			o[n.name] = { body: n.encodedBodySize, raw: n.decodedBodySize };
-		return o;
-	});
+// The requests as rows: what the server sent (the body as sent, gzip or
+// not; requests of a worker too, which the page's network events miss),
+// with the bytes Chromium says it received (headers too) where the page
+// saw the request. The page's document and stylesheet (and the favicon)
+// are listed but not counted.
+async function rows(page, reqs, srv) {
+	const seen = new Map();
+	for (const r of reqs.values())
+		if (r.url.startsWith(srv.base))
+			seen.set(r.url.slice(srv.base.length), r);
 	const out = [];
-	for (const r of reqs.values()) {
-		if (r.url.startsWith('data:'))
-			continue;
-		const p = r.url.startsWith(base) ? r.url.slice(base.length) : r.url;
-		const pathOnly = p.split('?')[0];
-		const counted = !['Document', 'Stylesheet'].includes(r.type) &&
-		    pathOnly !== '/favicon.ico';
-		const t = rt[r.url] || {};
-		out.push({ path: p, type: r.type, status: r.status || 0,
-		    encoding: r.encoding || '', sent: how.get(decodeURIComponent(pathOnly)) || '',
-		    bytes: r.bytes || 0, body: t.body || 0, raw: t.raw || 0,
-		    counted, failed: r.failed || null });
+	for (const l of srv.log) {
+		const r = seen.get(l.path) || {};
+		const p = l.path.split('?')[0];
+		const counted = !/^text\/(html|css)/.test(l.type) &&
+		    p !== '/favicon.ico';
+		out.push({ path: l.path, type: r.type || '(worker)',
+		    status: 200, encoding: l.encoding, sent: l.sent,
+		    body: l.bytes, bytes: r.bytes || 0, counted,
+		    failed: r.failed || null });
 	}
 	return out;
 }
 
 function printRows(list) {
-	console.log(`  ${'bytes'.padStart(10)} ${'body'.padStart(10)} ${'decoded'.padStart(10)}  ${'type'.padEnd(10)} path`);
+	console.log(`  ${'sent'.padStart(10)} ${'received'.padStart(10)}  ${'type'.padEnd(10)} path`);
 	for (const r of list) {
 		const note = [r.counted ? '' : '(not counted)',
 		    r.status && r.status !== 200 ? `status ${r.status}` : '',
 		    r.failed ? `failed: ${r.failed}` : '', r.sent].filter(Boolean).join(', ');
-		console.log(`  ${String(r.bytes).padStart(10)} ${String(r.body).padStart(10)} ${String(r.raw).padStart(10)}  ${String(r.type).padEnd(10)} ${r.path}${note ? '  ' + note : ''}`);
+		console.log(`  ${String(r.body).padStart(10)} ${String(r.bytes || '-').padStart(10)}  ${String(r.type).padEnd(10)} ${r.path}${note ? '  ' + note : ''}`);
 	}
 	const c = list.filter((r) => r.counted);
 	const sum = (k) => c.reduce((a, r) => a + r[k], 0);
-	console.log(`  ${String(sum('bytes')).padStart(10)} ${String(sum('body')).padStart(10)} ${String(sum('raw')).padStart(10)}  total of ${c.length} requests counted`);
-	return { requests: c.length, bytes: sum('bytes'), body: sum('body'), raw: sum('raw') };
+	console.log(`  ${String(sum('body')).padStart(10)} ${String(sum('bytes')).padStart(10)}  total of ${c.length} requests counted`);
+	return { requests: c.length, bytes: sum('body'), received: sum('bytes') };
 }
 
 // ---- ssg ----
@@ -296,12 +295,12 @@ async function measureSsg(out, query, jsonOut) {
 			throw new Error(`no results for "${query}" (status: ${st})`);
 		}
 		await idle(reqs);
-		const list = await rows(page, reqs, srv.how, srv.base);
-		console.log(`ssg: what the first query fetched (bytes: received, headers and body as sent; body: as sent; decoded):`);
+		const list = await rows(page, reqs, srv);
+		console.log(`ssg: what the first query fetched (sent: the body as the server sent it; received: as Chromium counted it, headers too, for the page's own requests):`);
 		res.first = printRows(list);
 		res.resources = list;
-		const script = list.filter((r) => r.counted && r.type === 'Script');
-		res.first.script = script.reduce((a, r) => a + r.bytes, 0);
+		const script = list.filter((r) => r.counted && /javascript/.test(srv.log.find((l) => l.path === r.path).type));
+		res.first.script = script.reduce((a, r) => a + r.body, 0);
 		const info = await page.evaluate(() => {
 			const l = document.getElementById('search-results') ||
 			    document.querySelector('.search-results');
@@ -416,8 +415,8 @@ async function measurePagefind(out, query, jsonOut) {
 		if (pf.error)
 			throw new Error(pf.error);
 		await idle(reqs);
-		const list = await rows(page, reqs, srv.how, srv.base);
-		console.log(`pagefind: search("${query}") and the data of the first ${pf.shown} results (bytes: received, headers and body as sent):`);
+		const list = await rows(page, reqs, srv);
+		console.log(`pagefind: search("${query}") and the data of the first ${pf.shown} results (sent: body as sent, worker requests too; received: as the page's network events counted it):`);
 		res.first = printRows(list);
 		res.first.ms = pf.ms;
 		res.resources = list;
@@ -561,7 +560,7 @@ function report(work, outFile) {
 	if (ssg.ok) {
 		row('ssg first query: bytes fetched', kb(ssg.first.bytes), '< 150 KB', ok(ssg.first.bytes < BUDGET_BYTES));
 		row(`  requests (script ${kb(ssg.first.script)})`, ssg.first.requests, '', '');
-		row('  decoded', kb(ssg.first.raw), '', '');
+		row('  received, with headers (Chromium)', kb(ssg.first.received), '', '');
 		if (typeof ssg.first.ms === 'number')
 			row('  results shown after navigation', ssg.first.ms.toFixed(0) + ' ms', '', '(loopback)');
 		row('ssg same query again, Enter -> results', ssg.query.submit_median.toFixed(1) + ' ms', '< 50 ms', ok(ssg.query.submit_median < BUDGET_MS));
@@ -577,7 +576,7 @@ function report(work, outFile) {
 		row(`  index share of the build, wall (cpu)`, `${(b.share_wall * 100).toFixed(1)}% (${(b.share_cpu * 100).toFixed(1)}%)`, '< 15%', ok(b.share_wall < BUDGET_SHARE));
 	}
 	if (meta.index)
-		row('ssg search/ folder: files, bytes (.gz)', `${meta.index.files}, ${kb(meta.index.bytes)}`, '', `(${kb(meta.index.gz)})`);
+		row('ssg search/ folder: files, bytes', `${meta.index.files}, ${kb(meta.index.bytes)}`, '', meta.index.gz ? `(${kb(meta.index.gz)} as .gz)` : '');
 	if (zola.ok) {
 		row('Zola one-file index (elasticlunr.js): raw', (zola.raw / 1048576).toFixed(2) + ' MB', '', '');
 		row('  gzipped: what a reader loads first', (zola.gz / 1048576).toFixed(2) + ' MB', '', ssg.ok ? `${(zola.gz / ssg.first.bytes).toFixed(0)}x ssg's first query` : '');
