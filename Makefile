@@ -175,15 +175,22 @@ check-sanitize: deps-test
 	sh tests/sanitize/run.sh
 
 # ssg against Hugo on generated corpora of 1,000 and 10,000 posts, then
-# on 60 photos, with Lighthouse on a photo post (tests/bench/README.md);
-# BENCH_ARGS=--quick for a short run of the first, without the photos.
+# on 60 photos, with Lighthouse on a photo post, then the search on 10,000
+# posts against Zola's index and Pagefind (tests/bench/README.md);
+# BENCH_ARGS=--quick for a short run of the first and the last, without
+# the photos.
 bench: deps all
 	sh tests/bench/run.sh $(BENCH_ARGS)
 	case " $(BENCH_ARGS) " in *" --quick "*) ;; *) sh tests/bench/photos.sh ;; esac
+	sh tests/bench/search.sh $(BENCH_ARGS)
 
 # the photos alone
 bench-photos: deps all
 	sh tests/bench/photos.sh
+
+# the search alone; BENCH_SEARCH_ARGS="--quick" (1,000 posts), "--out DIR"
+bench-search: deps all
+	sh tests/bench/search.sh $(BENCH_SEARCH_ARGS)
 
 # Fuzz targets (tests/fuzz/README.md): the parsers of text a user or the
 # network supplies, built with clang's libFuzzer, ASan and UBSan into
@@ -250,4 +257,4 @@ clean:
 		tests/deploy/freebsd/*.o tests/deploy/freebsd/*.d \
 		$(UNIT_TESTS) $(TEST_PROGRAMS) $(FUZZ_DIR)
 
-.PHONY: all deps deps-test run check check-sanitize unit-tests bench bench-photos install clean mutate diffinc fuzz fuzz-build
+.PHONY: all deps deps-test run check check-sanitize unit-tests bench bench-photos bench-search install clean mutate diffinc fuzz fuzz-build
