@@ -29,6 +29,9 @@ function check(what, ok, detail) {
 	else {
 		failed++;
 		console.log(`FAIL ${what}${detail ? ': ' + detail : ''}`);
+		// make mutate: one failure is enough (the browser still closes)
+		if (process.env.MUTATE_FAIL_FAST === '1')
+			throw new Error('stopped at the first failure');
 	}
 }
 
@@ -308,6 +311,7 @@ main().then(() => {
 	console.log(`${passed} passed, ${failed} failed`);
 	process.exit(failed ? 1 : 0);
 }, (e) => {
+	clearTimeout(guard);
 	console.log(String(e && e.stack || e));
 	console.log(`${passed} passed, ${failed + 1} failed`);
 	process.exit(1);
