@@ -286,8 +286,8 @@ cmp_src(const void *a, const void *b)
 /*
  * The header's menu with the current page marked, and the footer's, in
  * BSSG's orders (templates.sh): Home, the pages in file order, Pages,
- * then Tags, Authors, Archives and RSS in the header; Archives, Tags,
- * Authors and "Subscribe via RSS" in the footer.
+ * then Tags, Authors, Archives, (ssg's) Search and RSS in the header;
+ * Archives, Tags, Authors and "Subscribe via RSS" in the footer.
  */
 static void
 menus(const struct render *r, const char *current, struct val *top)
@@ -327,6 +327,10 @@ menus(const struct render *r, const char *current, struct val *top)
 		    strncmp(current, "/archives/", 10) == 0);
 		menu_item(r, foot, tr(r, "archives"), "/archives/", 0);
 	}
+	/* ssg's own: BSSG has no search, and imported sites keep it off */
+	if (r->c->search)
+		menu_item(r, head, tr(r, "search_title"), "/search/",
+		    strncmp(current, "/search/", 8) == 0);
 	buf_printf(&rss, "/%s", r->c->rss_filename);
 	menu_item(r, head, locale_bssg(r->l, "rss"), rss.ptr, 0);
 	if (ix->ntags > 0)
@@ -675,7 +679,8 @@ do_search(const struct render *r, const struct page_job *j, struct buf *out,
     struct buf *err)
 {
 	static const char *const msgs[] = { "search_empty", "search_none",
-	    "search_too_long", "search_results", "search_error" };
+	    "search_too_long", "search_results", "search_error",
+	    "search_no_words" };
 	struct val *top = page_ctx(r, "search", tr(r, "search_title"), NULL,
 	    j->url), *s = val_map();
 	size_t i;

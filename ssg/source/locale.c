@@ -65,6 +65,7 @@ static const char *const en[][2] = {
 	{ "search_too_long", "That is too long to search for: use fewer words." },
 	{ "search_results", "Results:" },
 	{ "search_error", "The search index could not be loaded." },
+	{ "search_no_words", "No words to search for: search knows Latin, Greek and Cyrillic letters and digits." },
 	{ "lang_name", "English" },
 	{ "date_format", "%B %d, %Y" },
 };

@@ -1,11 +1,12 @@
 #!/bin/sh
 # search: true: the search page, its script and the sharded index under
-# search/; ssg search finds posts by title, body, tag and prefix; an
-# edit rewrites the shards of the words it adds or drops, the lengths,
-# the page of the document table it is in and no others; a no-change
-# build writes nothing; --force writes the same bytes; site_lang sv keeps
-# accented letters apart; and search.js folds words and ranks as ssg
-# does (with node, where there).
+# search/, and a Search link in the menu; ssg search finds posts by
+# title, body, tag and prefix; an edit rewrites the shards of the words
+# it adds or drops, the lengths, the page of the document table it is in
+# and no others; a no-change build writes nothing; --force writes the
+# same bytes; site_lang sv keeps accented letters apart; and search.js
+# folds words and ranks as ssg does (with node, where there).
+# tests/e2e/search_browser.sh uses the page in Chromium.
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -97,6 +98,14 @@ check "the page explains itself without JavaScript" \
     "$O/search/index.html"
 check "the results are a live region" contains "$O/search/index.html" \
     '<ol id="search-results" class="search-results" aria-live="polite">'
+check "the status line is a status region" grep -q \
+    '<p id="search-status" class="search-status meta" role="status"' "$O/search/index.html"
+check "a message for a query with no words to search for" \
+    contains "$O/search/index.html" 'data-nowords="No words to search for'
+check "the menu links the search page" contains "$O/index.html" \
+    '<a href="/search/">Search</a>'
+check "the menu marks the search page as current" contains \
+    "$O/search/index.html" '<a href="/search/" aria-current="page">Search</a>'
 check "the page loads the script" contains "$O/search/index.html" \
     '<script src="/search/search.js" defer>'
 check "the script is the one of the themes" \
@@ -187,6 +196,8 @@ rm -rf "$T/inc"
 sed -i 's/^search: true/search: false/' "$S/site.yaml"
 "$SSG" build -C "$S" -q
 check "search: false removes search/" test ! -e "$O/search"
+check "search: false drops Search from the menu" \
+    sh -c "! grep -q 'href=\"/search/\"' '$O/index.html'"
 check "no index: said" sh -c "'$SSG' search -C '$S' moon 2>&1 | grep -q 'search: true'"
 sed -i 's/^search: false/search: true/' "$S/site.yaml"
 "$SSG" build -C "$S" -q

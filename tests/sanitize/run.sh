@@ -3,8 +3,8 @@
 # UndefinedBehaviorSanitizer: a copy of the tree (sources only) is built
 # with -fsanitize=address,undefined and its tests run there. Any report
 # aborts the program, so the test that ran it fails. The browser tests
-# (themes.sh, foreign_css.sh, bssg_look.sh) run once, unsanitized, in
-# make check.
+# (themes.sh, foreign_css.sh, bssg_look.sh, search_browser.sh) run once,
+# unsanitized, in make check.
 # usage: tests/sanitize/run.sh      Ends with "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -61,7 +61,9 @@ done
 for t in tests/e2e/*.sh; do
 	# the browser tests measure Chromium's time more than ssg's; the look
 	# fixture's builds run sanitized in bssg_structure.sh
-	case $t in */themes.sh|*/foreign_css.sh|*/bssg_look.sh) continue ;; esac
+	case $t in */themes.sh|*/foreign_css.sh|*/bssg_look.sh|*/search_browser.sh)
+		continue ;;
+	esac
 	sh "$t" >"$work/log" 2>&1
 	result "${t#tests/}" "$work/log" $?
 done

@@ -27,6 +27,8 @@ const MAX_CSS = 12 * 1024;
 const FAMILIES = ['modern', 'retro', 'os', 'web', 'reading', 'special'];
 const WORKERS = Number(process.env.THEME_WORKERS || 2);
 const WIDE = '2025/03/20/wide-things/';
+// a word of several posts' excerpts in the fixture (search: true)
+const SEARCH_WORD = 'text';
 // the classes of highlighted code (ssg/highlight.py)
 const HL_CLASSES = ['hl-k', 'hl-t', 'hl-s', 'hl-c', 'hl-n', 'hl-f', 'hl-b',
     'hl-v', 'hl-o', 'hl-p', 'hl-gd', 'hl-gi', 'hl-gh', 'hl-gp'];
@@ -36,6 +38,8 @@ const PAGES = [
 	['wide', WIDE],
 	['tags', 'tags/'],
 	['404', 'no-such-page/'],
+	// results listed by search.js, excerpts with marked words
+	['search', `search/?q=${SEARCH_WORD}`],
 ];
 
 let passed = 0;
@@ -253,7 +257,7 @@ function buildSites(tmp, themes, base) {
 const TYPES = {
 	'.html': 'text/html; charset=utf-8', '.css': 'text/css; charset=utf-8',
 	'.png': 'image/png', '.xml': 'application/xml', '.txt': 'text/plain',
-	'.svg': 'image/svg+xml',
+	'.svg': 'image/svg+xml', '.js': 'text/javascript', '.json': 'application/json',
 };
 
 function serve(dir) {
@@ -500,6 +504,11 @@ async function checkTheme(page, base, theme, yaml) {
 				continue;
 			}
 			const tag = `${name}${scheme === 'dark' ? ' (dark)' : ''}`;
+			if (name === 'search' && !await page.waitForSelector('#search-results mark',
+			    { timeout: 5000 }).catch(() => null)) {
+				res.axe.push(`${tag}: no results with marked words for '${SEARCH_WORD}'`);
+				continue;
+			}
 			const full = theme === 'default' || (name === 'post' && scheme === 'light');
 			for (const v of await axe(page, base, full))
 				res.axe.push(`${tag}: ${v}`);

@@ -290,8 +290,9 @@
 		}
 		ws = words(q);
 		if (ws.length === 0) {
+			/* nothing typed, or nothing the index has letters for */
 			list.textContent = "";
-			return say("empty");
+			return say(/\S/.test(q) ? "nowords" : "empty");
 		}
 		if (ws.length > WORDS_MAX) {
 			list.textContent = "";
