@@ -666,10 +666,26 @@ read_stylesheet(struct build *b, const char *sheet)
 	}
 	free(base_css);
 	b->css_hash = hash64(css.ptr, css.len);
-	for (i = 0; i < b->nstatics; i++)
-		if (strcmp(b->statics[i].rel, "css/style.css") == 0 &&
+	for (i = 0; i < b->nstatics; i++) {
+		const char *rel = b->statics[i].rel;
+
+		buf_clear(&own);
+		if (strcmp(rel, "css/style.css") == 0 &&
 		    fs_read(b->statics[i].path, &own) == 0)
 			b->css_hash = hash64(own.ptr, own.len);
+		else if (b->c.custom_css[0] == '/' &&
+		    strcmp(rel, b->c.custom_css + 1) == 0 &&
+		    fs_read(b->statics[i].path, &own) == 0)
+			b->custom_hash = hash64(own.ptr, own.len) | 1;
+	}
+	buf_clear(&own);
+	if (b->c.search) {
+		char *js = path_join(b->builtin, "templates/search.js");
+
+		if (fs_read(js, &own) == 0)
+			b->script_hash = hash64(own.ptr, own.len) | 1;
+		free(js);
+	}
 	buf_release(&own);
 	b->css = buf_detach(&css, &b->css_len);
 	return rc;
@@ -1044,10 +1060,11 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	if (b.frame != NULL)
 		render_set_frame(b.render, b.frame, d);
 	render_set_images(b.render, image_hook(&b));
-	render_set_stylesheet(b.render, b.css_hash);
+	render_set_stylesheet(b.render, b.css_hash, b.custom_hash,
+	    b.script_hash);
 	render_set_base(b.render, b.tmpl_hash,
 	    config_hash(&b.c) ^ media_hash(b.media) * 0x9e3779b97f4a7c15ULL ^
-	    b.css_hash * 0xc2b2ae3d27d4eb4fULL);
+	    build_assets_hash(&b) * 0xc2b2ae3d27d4eb4fULL);
 	b.njobs = render_plan(b.render, &b.jobs);
 	/* images first: one that fails is reported at its post */
 	st->images_encoded = media_encode(b.media, threads, o->force_images,

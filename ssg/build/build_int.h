@@ -86,6 +86,8 @@ struct build {
 	char			*css;		/* the theme's sheet + base.css */
 	size_t			 css_len;
 	uint64_t		 css_hash;	/* of css/style.css as served */
+	uint64_t		 custom_hash;	/* of custom_css, 0: none here */
+	uint64_t		 script_hash;	/* of search.js, 0: no search */
 	time_t			 now;
 	size_t			 done;
 	int			 force;
@@ -128,6 +130,14 @@ void	 build_siblings(struct build *b, const char *rel, const void *data,
 void	 build_search(struct build *b, size_t threads);
 /* Writes search/search.js (themes/templates/search.js) when search is on. */
 void	 build_search_script(struct build *b);
+/* The hash of the files pages link by ?v=: the stylesheet, the site's
+ * custom_css and the search script. A change re-renders every page. */
+static inline uint64_t
+build_assets_hash(const struct build *b)
+{
+	return b->css_hash ^ b->custom_hash * 0x9e3779b97f4a7c15ULL ^
+	    b->script_hash * 0xff51afd7ed558ccdULL;
+}
 
 /* build_sources.c */
 /* Which site a cache belongs to, and what parsing depends on besides the

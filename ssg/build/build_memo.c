@@ -34,7 +34,7 @@ memo_start(struct build *b, struct buf *k)
 	v[4] = (uint64_t)y;
 	v[5] = (uint64_t)b->o->drafts << 1 | (uint64_t)b->o->future;
 	v[6] = media_hash(b->media);	/* the pages show the images */
-	v[7] = b->css_hash;		/* and link the stylesheet by it */
+	v[7] = build_assets_hash(b);	/* and link them by it */
 	buf_add(k, v, sizeof(v));
 }
 

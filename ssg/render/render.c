@@ -685,7 +685,8 @@ do_search(const struct render *r, const struct page_job *j, struct buf *out,
 	    j->url), *s = val_map();
 	size_t i;
 
-	set_href(r, s, "script_url", "/search/search.js");
+	set_href(r, s, "script_url", r->script_url[0] != '\0' ?
+	    r->script_url : "/search/search.js");
 	set_href(r, s, "index_url", "/search/");
 	if (r->c->enable_archives && r->ix->nposts > 0)
 		set_href(r, s, "archives_url", "/archives/");
@@ -754,13 +755,25 @@ render_page(const struct render *r, const struct page_job *j,
 }
 
 void
-render_set_stylesheet(struct render *r, uint64_t hash)
+render_set_stylesheet(struct render *r, uint64_t hash, uint64_t custom,
+    uint64_t script)
 {
 	char path[64];
+	struct buf own = BUF_INIT;
 
 	snprintf(path, sizeof(path), "/css/style.css?v=%08x",
 	    (unsigned)(hash >> 32));
 	set_href(r, r->site, "css_url", path);
+	if (custom != 0 && r->c->custom_css[0] == '/' &&
+	    strchr(r->c->custom_css, '?') == NULL) {
+		buf_printf(&own, "%s?v=%08x", r->c->custom_css,
+		    (unsigned)(custom >> 32));
+		set_href(r, r->site, "custom_css_url", own.ptr);
+	}
+	if (script != 0)
+		snprintf(r->script_url, sizeof(r->script_url),
+		    "/search/search.js?v=%08x", (unsigned)(script >> 32));
+	buf_release(&own);
 }
 
 struct render *

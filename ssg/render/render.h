@@ -83,8 +83,10 @@ int		 render_page(const struct render *r, const struct page_job *j,
 		    struct buf *out, struct buf *err);
 /* Links the stylesheet as /css/style.css?v=HASH (its content's hash):
  * a browser may keep it for good and still gets a new one when it
- * changes. */
-void		 render_set_stylesheet(struct render *r, uint64_t hash);
+ * changes. The same for the site's custom_css (custom, 0: not a file of
+ * the site, linked as written) and the search page's script. */
+void		 render_set_stylesheet(struct render *r, uint64_t hash,
+		    uint64_t custom, uint64_t script);
 /*
  * Fingerprints, for incremental builds. The base covers what every page
  * depends on: templates (tmpl_hash), settings (cfg_hash), the site-wide

@@ -30,6 +30,7 @@ struct render {
 	struct bssg_frame		*frame;	/* a BSSG site's header and
 						 * footer, or NULL */
 	const struct image_hook		*images; /* or NULL */
+	char				 script_url[64]; /* search.js?v= */
 };
 
 /* base path + path from the root: the href of an internal page. */

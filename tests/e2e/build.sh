@@ -95,6 +95,22 @@ v2=$(grep -o 'style.css?v=[0-9a-f]*' "$T/edited/2025/04/07/escaping-script-alert
 check "an edited stylesheet gets a new link ($v1, $v2)" test -n "$v2" -a "$v1" != "$v2"
 rm -r "$S/themes/edited" "$S/static/css-extra.txt"
 
+# 4c. So do the site's own custom_css and the search page's script.
+mkdir -p "$S/static/css"
+echo 'h1 { color: teal }' >"$S/static/css/extra.css"
+printf 'custom_css: /css/extra.css\n' >>"$S/site.yaml"
+"$SSG" build -C "$S" -q
+c1=$(grep -o 'css/extra.css?v=[0-9a-f]\{8\}' "$P")
+check "custom_css is linked by its hash" test -n "$c1"
+echo 'h2 { color: teal }' >>"$S/static/css/extra.css"
+"$SSG" build -C "$S" -q
+c2=$(grep -o 'css/extra.css?v=[0-9a-f]\{8\}' "$P")
+check "an edited custom_css gets a new link ($c1, $c2)" test -n "$c2" -a "$c1" != "$c2"
+check "the search page links its script by its hash" grep -q 'src="/blog/search/search.js?v=[0-9a-f]\{8\}"' "$S/output/search/index.html"
+sed -i '/^custom_css:/d' "$S/site.yaml"
+rm -r "$S/static/css"
+"$SSG" build -C "$S" -q
+
 # 5. --drafts includes both kinds of drafts.
 "$SSG" build -C "$S" -o "$T/with-drafts" --drafts -q
 check "draft: true included with --drafts" test -f "$T/with-drafts/2024/12/24/not-yet/index.html"

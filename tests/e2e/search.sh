@@ -106,8 +106,8 @@ check "the menu links the search page" contains "$O/index.html" \
     '<a href="/search/">Search</a>'
 check "the menu marks the search page as current" contains \
     "$O/search/index.html" '<a href="/search/" aria-current="page">Search</a>'
-check "the page loads the script" contains "$O/search/index.html" \
-    '<script src="/search/search.js" defer>'
+check "the page loads the script by its hash" grep -q \
+    '<script src="/search/search.js?v=[0-9a-f]\{8\}" defer>' "$O/search/index.html"
 check "the script is the one of the themes" \
     cmp "$O/search/search.js" "$ROOT/themes/templates/search.js"
 gz=$(gzip -9c "$O/search/search.js" | wc -c)
