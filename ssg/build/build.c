@@ -23,6 +23,7 @@
 #include "diag.h"
 #include "fsutil.h"
 #include "gemtext.h"
+#include "searchword.h"
 #include "gitinfo.h"
 #include "hash.h"
 #include "highlight.h"
@@ -963,6 +964,10 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	/* the capsule's gemtext from the trees the HTML is made from */
 	if (b.c.gemini)
 		b.c.gemtext = gemtext_from_doc;
+	/* and the search index's words, from the same trees */
+	if (b.c.search)
+		b.c.search_words = search_lang_folds(b.c.site_lang) ?
+		    search_words_folded : search_words_kept;
 	if (b.c.highlight) {
 		char *script = highlight_script(b.builtin);
 		char *hpath = build_path(&b, ".ssg-cache/highlight.bin");

@@ -128,6 +128,11 @@ void	 build_siblings(struct build *b, const char *rel, const void *data,
 /* Writes the search index when the site has search on (or carries the
  * last build's over), listing its files in b->manifest. */
 void	 build_search(struct build *b, size_t threads);
+/* config's search_words, for an index whose words are folded or not:
+ * the words of a body as it is parsed for its HTML, so that a build that
+ * parses it does not parse it again for the index. */
+void	 search_words_folded(void *doc, void *out);
+void	 search_words_kept(void *doc, void *out);
 /* Writes search/search.js (themes/templates/search.js) when search is on. */
 void	 build_search_script(struct build *b);
 /* The hash of the files pages link by ?v=: the stylesheet, the site's

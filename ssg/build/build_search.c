@@ -57,6 +57,7 @@ struct texts {
 	struct buf		*terms;	/* per document: made this build */
 	const char		**got;	/* or found in the cache */
 	size_t			*len;
+	char			*cached;	/* 1: got from the cache */
 };
 
 static int
@@ -229,21 +230,39 @@ search_fp(const struct build *b, const struct post **docs, size_t n,
 	return fp != 0 ? fp : 1;	/* 0 marks a file copied as it is */
 }
 
-/* The words of the body of docs[i], from the cache, else read again
- * from its source. */
+void
+search_words_folded(void *doc, void *out)
+{
+	search_doc_terms(doc, 1, out);
+}
+
+void
+search_words_kept(void *doc, void *out)
+{
+	search_doc_terms(doc, 0, out);
+}
+
+/* The words of the body of docs[i]: from the cache, else as the build
+ * made them when it parsed the body, else read again from its source. */
 static void
 text_one(size_t i, void *arg)
 {
 	struct texts *t = arg;
 	const struct post *p = t->docs[i];
-	const struct tentry *e = tcache_find(t->tc, p->text_hash, p->is_html);
+	const struct tentry *e;
 	struct buf src = BUF_INIT, text = BUF_INIT;
 	struct frontmatter fm;
 	struct diag *quiet;
 
-	if (e != NULL) {
+	if ((e = tcache_find(t->tc, p->text_hash, p->is_html)) != NULL) {
 		t->got[i] = e->terms;
 		t->len[i] = e->len;
+		t->cached[i] = 1;
+		return;
+	}
+	if (p->terms != NULL) {
+		t->got[i] = p->terms;
+		t->len[i] = p->terms_len;
 		return;
 	}
 	quiet = diag_new();
@@ -256,7 +275,8 @@ text_one(size_t i, void *arg)
 		if (p->is_html)
 			markdown_html_text(fm.body, fm.body_len, &text);
 		else
-			search_text_markdown(fm.body, fm.body_len, &text);
+			search_text_markdown(fm.body, fm.body_len,
+			    t->b->c.smart_punctuation, &text);
 		search_terms(text.ptr, text.len, t->fold, &t->terms[i]);
 		t->got[i] = t->terms[i].ptr;
 		t->len[i] = t->terms[i].len;
@@ -402,9 +422,12 @@ build_search(struct build *b, size_t threads)
 	t.terms = xcalloc(n + 1, sizeof(*t.terms));
 	t.got = xcalloc(n + 1, sizeof(*t.got));
 	t.len = xcalloc(n + 1, sizeof(*t.len));
+	t.cached = xcalloc(n + 1, 1);
 	for (i = 0; i < n; i++)
 		buf_init(&t.terms[i]);
+	build_trace("search: cache");
 	pool_for(threads, n, text_one, &t);
+	build_trace("search: words");
 	ix = search_index_new(fold);
 	for (i = 0; i < n; i++) {
 		const struct post *p = t.docs[i];
@@ -432,11 +455,13 @@ build_search(struct build *b, size_t threads)
 		d.terms_len = t.len[i];
 		search_index_add(ix, &d);
 	}
+	build_trace("search: index");
 	search_index_write(ix, emit_file, &e);
+	build_trace("search: files");
 	search_index_free(ix);
 	/* saved when a source was read, or one cached is no more */
 	for (i = 0; i < n && !missed; i++)
-		missed = t.got[i] == t.terms[i].ptr;
+		missed = t.got[i] != NULL && !t.cached[i];
 	if (missed || tc.n != n)
 		tcache_save(&t, n, tc.key, tpath);
 	for (i = 0; i < n; i++)
@@ -444,6 +469,7 @@ build_search(struct build *b, size_t threads)
 	free(t.terms);
 	free(t.got);
 	free(t.len);
+	free(t.cached);
 	free(tags);
 	free(t.docs);
 	free(tc.e);

@@ -41,15 +41,6 @@ struct search_index {
 	int		 fold;
 };
 
-/* Words as they come, in one buffer: a word is an offset into it. */
-struct wlist {
-	struct buf	 text;		/* the words, each NUL-ended */
-	size_t		*off;
-	unsigned char	*title;		/* parallel: from the title */
-	size_t		 n, cap;
-	int		 in_title;
-};
-
 struct search_index *
 search_index_new(int fold)
 {
@@ -82,86 +73,124 @@ search_index_free(struct search_index *ix)
 	free(ix);
 }
 
+/* A text's distinct words and how often each comes, counted in a hash
+ * table as they come, in the order they first come. */
+struct wcount {
+	size_t		 off, len, n;
+	uint64_t	 h;
+	unsigned char	 title;		/* one of them in a title */
+	unsigned char	 used;		/* (search_index_add) */
+};
+
+struct counter {
+	struct buf	 text;		/* the distinct words, each NUL-ended */
+	struct wcount	*c;
+	size_t		 n, cap;
+	uint32_t	*slot;		/* c's index + 1; 0 free */
+	size_t		 nslots;
+	int		 in_title;	/* the words now added are a title's */
+};
+
 static void
-wl_add(const char *w, size_t len, void *arg)
+count_init(struct counter *k)
 {
-	struct wlist *wl = arg;
-	size_t cap = wl->cap;
-
-	xgrow((void **)&wl->off, &wl->cap, wl->n + 1, sizeof(*wl->off));
-	if (wl->cap != cap)
-		wl->title = xrealloc(wl->title, wl->cap);
-	wl->off[wl->n] = wl->text.len;
-	wl->title[wl->n] = (unsigned char)wl->in_title;
-	wl->n++;
-	buf_add(&wl->text, w, len);
-	buf_addc(&wl->text, '\0');
+	memset(k, 0, sizeof(*k));
+	buf_init(&k->text);
 }
 
 static void
-wl_release(struct wlist *wl)
+count_release(struct counter *k)
 {
-	buf_release(&wl->text);
-	free(wl->off);
-	free(wl->title);
+	buf_release(&k->text);
+	free(k->c);
+	free(k->slot);
 }
 
-static int
-cmp_wp(const void *a, const void *b)
+static void
+count_rehash(struct counter *k)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	size_t ns = k->nslots ? k->nslots * 2 : 64, i, j;
+
+	free(k->slot);
+	k->slot = xcalloc(ns, sizeof(*k->slot));
+	k->nslots = ns;
+	for (j = 0; j < k->n; j++) {
+		for (i = (size_t)k->c[j].h & (ns - 1); k->slot[i] != 0;
+		    i = (i + 1) & (ns - 1))
+			;
+		k->slot[i] = (uint32_t)j + 1;
+	}
 }
 
-/* Pointers to wl's words, in byte order (the caller's to free). */
-static const char **
-wl_sorted(const struct wlist *wl)
-{
-	const char **v = xcalloc(wl->n + 1, sizeof(*v));
-	size_t i;
-
-	for (i = 0; i < wl->n; i++)
-		v[i] = wl->text.ptr + wl->off[i];
-	xqsort(v, wl->n, sizeof(*v), cmp_wp);
-	return v;
-}
-
-/* 1 if w is one of wl's words from the title (a title has few). */
-static int
-in_title(const struct wlist *wl, const char *w)
+/* w's entry, or NULL with *at its free slot; h is hash64(w, len). */
+static struct wcount *
+count_find(const struct counter *k, const char *w, size_t len, uint64_t h,
+    size_t *at)
 {
 	size_t i;
+	uint32_t t;
 
-	for (i = 0; i < wl->n; i++)
-		if (wl->title[i] && strcmp(wl->text.ptr + wl->off[i], w) == 0)
-			return 1;
-	return 0;
+	if (k->nslots == 0)
+		return NULL;
+	for (i = (size_t)h & (k->nslots - 1); (t = k->slot[i]) != 0;
+	    i = (i + 1) & (k->nslots - 1)) {
+		struct wcount *c = &k->c[t - 1];
+
+		if (c->h == h && c->len == len &&
+		    memcmp(k->text.ptr + c->off, w, len) == 0)
+			return c;
+	}
+	*at = i;
+	return NULL;
+}
+
+static void
+count_add(const char *w, size_t len, void *arg)
+{
+	struct counter *k = arg;
+	uint64_t h = hash64(w, len);
+	struct wcount *c;
+	size_t i = 0;
+
+	if (2 * (k->n + 1) > k->nslots)
+		count_rehash(k);
+	if ((c = count_find(k, w, len, h, &i)) == NULL) {
+		xgrow((void **)&k->c, &k->cap, k->n + 1, sizeof(*k->c));
+		c = &k->c[k->n];
+		memset(c, 0, sizeof(*c));
+		c->off = k->text.len;
+		c->len = len;
+		c->h = h;
+		k->slot[i] = (uint32_t)++k->n;
+		buf_add(&k->text, w, len);
+		buf_addc(&k->text, '\0');
+	}
+	c->n++;
+	c->title |= k->in_title != 0;
 }
 
 void
 search_terms(const char *s, size_t n, int fold, struct buf *out)
 {
-	struct wlist wl;
-	const char **v;
-	size_t i, j;
+	struct counter k;
+	size_t i;
 
-	memset(&wl, 0, sizeof(wl));
-	buf_init(&wl.text);
-	search_words(s, n, fold, wl_add, &wl);
-	v = wl_sorted(&wl);
-	for (i = 0; i < wl.n; i = j) {
-		for (j = i + 1; j < wl.n && strcmp(v[i], v[j]) == 0; j++)
-			;
-		buf_printf(out, "%s\t%zu\n", v[i], j - i);
+	count_init(&k);
+	search_words(s, n, fold, count_add, &k);
+	buf_grow(out, k.text.len + 4 * k.n);
+	for (i = 0; i < k.n; i++) {
+		buf_add(out, k.text.ptr + k.c[i].off, k.c[i].len);
+		buf_addc(out, '\t');
+		buf_add_u64(out, k.c[i].n);
+		buf_addc(out, '\n');
 	}
-	free(v);
-	wl_release(&wl);
+	count_release(&k);
 }
 
 /* The term for word w (made when new). */
 static struct term *
-intern(struct search_index *ix, const char *w, size_t len)
+intern(struct search_index *ix, const char *w, size_t len, uint64_t h)
 {
-	uint64_t h;
 	size_t i, k;
 	uint32_t t;
 
@@ -170,11 +199,13 @@ intern(struct search_index *ix, const char *w, size_t len)
 		uint32_t *slot = xcalloc(ns, sizeof(*slot));
 
 		for (k = 0; k < ix->nslots; k++) {
+			uint64_t th;
+
 			if ((t = ix->slot[k]) == 0)
 				continue;
-			h = hash64(ix->terms[t - 1].word,
+			th = hash64(ix->terms[t - 1].word,
 			    strlen(ix->terms[t - 1].word));
-			for (i = (size_t)h & (ns - 1); slot[i] != 0;
+			for (i = (size_t)th & (ns - 1); slot[i] != 0;
 			    i = (i + 1) & (ns - 1))
 				;
 			slot[i] = t;
@@ -183,7 +214,6 @@ intern(struct search_index *ix, const char *w, size_t len)
 		ix->slot = slot;
 		ix->nslots = ns;
 	}
-	h = hash64(w, len);
 	for (i = (size_t)h & (ix->nslots - 1); (t = ix->slot[i]) != 0;
 	    i = (i + 1) & (ix->nslots - 1))
 		if (strncmp(ix->terms[t - 1].word, w, len) == 0 &&
@@ -198,10 +228,10 @@ intern(struct search_index *ix, const char *w, size_t len)
 }
 
 static void
-post(struct search_index *ix, const char *w, size_t len, size_t tf,
-    int title)
+post(struct search_index *ix, const char *w, size_t len, uint64_t h,
+    size_t tf, int title)
 {
-	struct term *t = intern(ix, w, len);
+	struct term *t = intern(ix, w, len, h);
 
 	xgrow((void **)&t->p, &t->cap, t->n + 1, sizeof(*t->p));
 	t->p[t->n].doc = (uint32_t)ix->ndocs;
@@ -232,26 +262,25 @@ next_term(const char **p, const char *end, const char **w, size_t *len,
 void
 search_index_add(struct search_index *ix, const struct search_doc *d)
 {
-	struct wlist meta;
+	struct counter meta;
 	struct buf own = BUF_INIT;
-	const char **v, *terms = d->terms, *tp, *tend, *bw = NULL;
-	size_t i, j, tlen = d->terms_len, blen = 0, btf = 0, mlen;
+	const char *terms = d->terms, *tp, *tend, *w;
+	size_t i, tlen = d->terms_len, len, tf, at;
 	struct sdoc *sd;
-	int more, c, title;
 
-	memset(&meta, 0, sizeof(meta));
-	buf_init(&meta.text);
+	/* the title's, tags' and description's words */
+	count_init(&meta);
 	meta.in_title = 1;
 	if (d->title != NULL)
-		search_words(d->title, strlen(d->title), ix->fold, wl_add,
+		search_words(d->title, strlen(d->title), ix->fold, count_add,
 		    &meta);
 	meta.in_title = 0;
 	for (i = 0; i < d->ntags; i++)
-		search_words(d->tags[i], strlen(d->tags[i]), ix->fold, wl_add,
-		    &meta);
+		search_words(d->tags[i], strlen(d->tags[i]), ix->fold,
+		    count_add, &meta);
 	if (d->description != NULL)
 		search_words(d->description, strlen(d->description), ix->fold,
-		    wl_add, &meta);
+		    count_add, &meta);
 	if (terms == NULL) {
 		if (d->text != NULL)
 			search_terms(d->text, d->text_len, ix->fold, &own);
@@ -268,41 +297,31 @@ search_index_add(struct search_index *ix, const struct search_doc *d)
 	sd->excerpt = xstrdup(d->excerpt ? d->excerpt : "");
 	sd->len = 0;
 
-	/* the title's, tags' and description's words, sorted, merged with
-	 * the body's (sorted already): one posting per distinct word */
-	v = wl_sorted(&meta);
+	/* one posting per distinct word: the body's, with those of the
+	 * title, tags and description it shares, then theirs alone */
 	tp = terms;
 	tend = terms + tlen;
-	more = next_term(&tp, tend, &bw, &blen, &btf);
-	i = 0;
-	while (i < meta.n || more) {
-		if (i < meta.n && more) {
-			mlen = strlen(v[i]);
-			c = strncmp(v[i], bw, mlen < blen ? mlen : blen);
-			if (c == 0)
-				c = mlen < blen ? -1 : mlen > blen;
-		} else
-			c = i < meta.n ? -1 : 1;
-		if (c > 0) {
-			post(ix, bw, blen, btf, 0);
-			more = next_term(&tp, tend, &bw, &blen, &btf);
-			continue;
+	while (next_term(&tp, tend, &w, &len, &tf)) {
+		uint64_t h = hash64(w, len);
+		struct wcount *c = count_find(&meta, w, len, h, &at);
+		int title = 0;
+
+		if (c != NULL) {
+			tf += c->n;
+			title = c->title;
+			c->used = 1;
 		}
-		/* a word of the title, tags or description */
-		for (j = i + 1; j < meta.n && strcmp(v[i], v[j]) == 0; j++)
-			;
-		title = in_title(&meta, v[i]);
-		mlen = strlen(v[i]);
-		if (c == 0) {
-			post(ix, v[i], mlen, j - i + btf, title);
-			more = next_term(&tp, tend, &bw, &blen, &btf);
-		} else
-			post(ix, v[i], mlen, j - i, title);
-		i = j;
+		post(ix, w, len, h, tf, title);
+	}
+	for (i = 0; i < meta.n; i++) {
+		const struct wcount *c = &meta.c[i];
+
+		if (!c->used)
+			post(ix, meta.text.ptr + c->off, c->len, c->h, c->n,
+			    c->title);
 	}
 	ix->ndocs++;
-	free(v);
-	wl_release(&meta);
+	count_release(&meta);
 	buf_release(&own);
 }
 
@@ -362,8 +381,11 @@ write_shards(struct search_index *ix, struct buf *names, emit_fn emit,
 			json_str(&shard, t->word);
 			buf_adds(&shard, ":[");
 			for (k = 0, last = 0; k < t->n; k++) {
-				buf_printf(&shard, "%s%u,%u", k ? "," : "",
-				    t->p[k].doc - last, t->p[k].x);
+				if (k > 0)
+					buf_addc(&shard, ',');
+				buf_add_u64(&shard, t->p[k].doc - last);
+				buf_addc(&shard, ',');
+				buf_add_u64(&shard, t->p[k].x);
 				last = t->p[k].doc;
 			}
 			buf_addc(&shard, ']');
@@ -431,8 +453,11 @@ search_index_write(struct search_index *ix,
 	    (rc = write_pages(ix, emit, arg)) == -1)
 		goto out;
 	buf_addc(&b, '[');
-	for (i = 0; i < ix->ndocs; i++)
-		buf_printf(&b, "%s%zu", i ? "," : "", ix->docs[i].len);
+	for (i = 0; i < ix->ndocs; i++) {
+		if (i > 0)
+			buf_addc(&b, ',');
+		buf_add_u64(&b, ix->docs[i].len);
+	}
 	buf_adds(&b, "]\n");
 	if ((rc = emit("len.json", b.ptr, b.len, arg)) == -1)
 		goto out;
@@ -483,7 +508,17 @@ tree_text(void *doc, void *arg)
 }
 
 int
-search_text_markdown(const char *src, size_t n, struct buf *out)
+search_text_markdown(const char *src, size_t n, int smart, struct buf *out)
 {
-	return markdown_with_doc(src, n, 0, tree_text, out);
+	return markdown_with_doc(src, n, smart, tree_text, out);
+}
+
+void
+search_doc_terms(void *doc, int fold, struct buf *out)
+{
+	struct buf text = BUF_INIT;
+
+	tree_text(doc, &text);
+	search_terms(text.ptr, text.len, fold, out);
+	buf_release(&text);
 }

@@ -65,14 +65,19 @@ int	search_index_write(struct search_index *ix,
 	    void *arg);
 
 /* Appends the distinct words of the plain text s[0..n), folded or not,
- * as lines "word\tcount\n" sorted by word (bytes): the form a document's
- * body takes in search_doc.terms, and in the build's cache. */
+ * as lines "word\tcount\n" in the order the words first come: the form a
+ * document's body takes in search_doc.terms, and in the build's cache. */
 void	search_terms(const char *s, size_t n, int fold, struct buf *out);
 
-/* Appends the words of a Markdown body src[0..n) as plain text, code
- * blocks and HTML left out. Returns 0, or -1 when it cannot be parsed
- * (nothing appended). */
-int	search_text_markdown(const char *src, size_t n, struct buf *out);
+/* Appends the words of a Markdown body src[0..n), parsed as
+ * markdown_render parses it (smart: typographic punctuation), as plain
+ * text, code blocks and HTML left out. Returns 0, or -1 when it cannot
+ * be parsed (nothing appended). */
+int	search_text_markdown(const char *src, size_t n, int smart,
+	    struct buf *out);
+/* The same text from a body already parsed (doc, a cmark_node *), made
+ * into words as search_terms makes them. */
+void	search_doc_terms(void *doc, int fold, struct buf *out);
 /* (A body written in HTML: markdown_html_text, markdown.h.) */
 
 #endif

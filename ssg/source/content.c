@@ -23,15 +23,60 @@
 
 #define EXCERPT_MAX 160	/* bytes, as BSSG's generate_excerpt */
 
-/* The gemtext made from the tree as it was parsed, if it was. */
+/* What the build makes from a body's tree as it is parsed for its HTML,
+ * so as not to parse it again: its gemtext and its words for search. */
+struct also {
+	const struct site_config *c;
+	struct buf	 gem, words;
+	int		 made;
+};
+
 static void
-keep_gem(struct post *p, const struct md_out *md, const struct buf *gem,
-    struct arena *a)
+also_make(void *doc, void *arg)
 {
-	if (md->also == NULL || p->is_html)
+	struct also *x = arg;
+
+	if (x->c->gemtext != NULL)
+		x->c->gemtext(doc, &x->gem);
+	if (x->c->search_words != NULL)
+		x->c->search_words(doc, &x->words);
+	x->made = 1;
+}
+
+static void
+also_init(struct also *x, struct md_out *md, const struct site_config *c)
+{
+	memset(x, 0, sizeof(*x));
+	x->c = c;
+	buf_init(&x->gem);
+	buf_init(&x->words);
+	if (c->gemtext != NULL || c->search_words != NULL) {
+		md->also = also_make;
+		md->also_arg = x;
+	}
+}
+
+/* Keeps what was made, if the body was parsed. */
+static void
+also_keep(struct post *p, const struct also *x, struct arena *a)
+{
+	if (!x->made || p->is_html)
 		return;
-	p->gem = arena_strndup(a, gem->ptr, gem->len);
-	p->gem_len = gem->len;
+	if (x->c->gemtext != NULL) {
+		p->gem = arena_strndup(a, x->gem.ptr, x->gem.len);
+		p->gem_len = x->gem.len;
+	}
+	if (x->c->search_words != NULL) {
+		p->terms = arena_strndup(a, x->words.ptr, x->words.len);
+		p->terms_len = x->words.len;
+	}
+}
+
+static void
+also_release(struct also *x)
+{
+	buf_release(&x->gem);
+	buf_release(&x->words);
 }
 
 int
@@ -294,9 +339,10 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
     const char *rel, const char *text, size_t len, time_t mtime,
     const struct site_config *c, struct arena *a, struct diag *d)
 {
-	struct buf s = BUF_INIT, gem = BUF_INIT;
+	struct buf s = BUF_INIT;
 	struct frontmatter fm;
 	struct md_out md;
+	struct also also;
 	struct tag_acc acc;
 	const char *v;
 	int rc = -1, bad, b, errs = 0;
@@ -308,8 +354,7 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 	md.smart = c->smart_punctuation;
 	md.hl = c->hl;
 	md.path = path;
-	md.also = c->gemtext;
-	md.also_arg = &gem;
+	also_init(&also, &md, c);
 	p->kind = kind;
 	p->src = arena_strdup(a, path);
 	if (content_check_bounds(path, text, len, d) != 0)
@@ -418,7 +463,7 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 		goto out;
 	}
 	p->html = arena_strndup(a, md.html.ptr, md.html.len);
-	keep_gem(p, &md, &gem, a);
+	also_keep(p, &also, a);
 	/* its published Markdown (index.md) is made from the text in hand,
 	 * not read again (a draft's is kept for nothing: it has none) */
 	if (c->gemini && c->gemini_markdown_link && !p->is_html) {
@@ -459,7 +504,7 @@ out:
 	frontmatter_release(&fm);
 	md_out_release(&md);
 	buf_release(&s);
-	buf_release(&gem);
+	also_release(&also);
 	return rc;
 }
 
@@ -516,14 +561,14 @@ static int
 load_html(struct post *p, const struct site_config *c, struct arena *a,
     struct diag *d)
 {
-	struct buf text = BUF_INIT, gem = BUF_INIT;
+	struct buf text = BUF_INIT;
 	struct frontmatter fm;
 	struct md_out md;
+	struct also also;
 	int rc = -1;
 
 	md_out_init(&md);
-	md.also = c->gemtext;
-	md.also_arg = &gem;
+	also_init(&also, &md, c);
 	md.raw_html = (enum md_raw_html)md_raw_html_mode(c->raw_html);
 	md.smart = c->smart_punctuation;
 	md.hl = c->hl;
@@ -549,13 +594,13 @@ load_html(struct post *p, const struct site_config *c, struct arena *a,
 		goto out;
 	}
 	p->html = arena_strndup(a, md.html.ptr, md.html.len);
-	keep_gem(p, &md, &gem, a);
+	also_keep(p, &also, a);
 	rc = 0;
 out:
 	frontmatter_release(&fm);
 	md_out_release(&md);
 	buf_release(&text);
-	buf_release(&gem);
+	also_release(&also);
 	return rc;
 }
 

@@ -54,6 +54,11 @@ struct post {
 	char		*gem;		/* the body as gemtext when the build made
 					 * it (config's gemtext); else NULL */
 	size_t		 gem_len;
+	char		*terms;		/* the body's words, as search_terms makes
+					 * them, when the build made them as it
+					 * parsed it (config's search_words);
+					 * else NULL */
+	size_t		 terms_len;
 	char		*md_body;	/* the text without its front matter, for
 					 * its published Markdown, when the build
 					 * read it (gemini_markdown_link); else

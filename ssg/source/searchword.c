@@ -332,35 +332,55 @@ is_letter(long cp)
 	return (cp >= 0x400 && cp <= 0x45f) || cp == 0x490 || cp == 0x491;
 }
 
+/* A word as it is read: a byte beyond SEARCH_WORD_MAX is counted, not
+ * kept, and the word is then too long to be one. */
+struct word {
+	char	 s[SEARCH_WORD_MAX + 1];
+	size_t	 len;
+};
+
 static void
-add_cp(struct buf *b, long cp)
+word_add(struct word *w, const char *s, size_t n)
 {
-	if (cp < 0x80)
-		buf_addc(b, (int)cp);
-	else if (cp < 0x800) {
-		buf_addc(b, (int)(0xc0 | (cp >> 6)));
-		buf_addc(b, (int)(0x80 | (cp & 0x3f)));
+	if (w->len + n <= SEARCH_WORD_MAX)
+		memcpy(w->s + w->len, s, n);
+	w->len += n;
+}
+
+static void
+add_cp(struct word *w, long cp)
+{
+	char u[3];
+
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		word_add(w, u, 1);
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xc0 | (cp >> 6));
+		u[1] = (char)(0x80 | (cp & 0x3f));
+		word_add(w, u, 2);
 	} else {
-		buf_addc(b, (int)(0xe0 | (cp >> 12)));
-		buf_addc(b, (int)(0x80 | ((cp >> 6) & 0x3f)));
-		buf_addc(b, (int)(0x80 | (cp & 0x3f)));
+		u[0] = (char)(0xe0 | (cp >> 12));
+		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f));
+		word_add(w, u, 3);
 	}
 }
 
 /* Appends the folded form of the letter cp. */
 static void
-fold_cp(struct buf *b, long cp)
+fold_cp(struct word *w, long cp)
 {
 	size_t lo = 0, hi = NFOLDS, mid;
 
 	if (cp < 0x80) {
-		buf_addc(b, cp >= 'A' && cp <= 'Z' ? (int)cp + 32 : (int)cp);
+		add_cp(w, cp >= 'A' && cp <= 'Z' ? cp + 32 : cp);
 		return;
 	}
 	while (lo < hi) {
 		mid = (lo + hi) / 2;
 		if (folds[mid].cp == cp) {
-			buf_adds(b, folds[mid].to);
+			word_add(w, folds[mid].to, strlen(folds[mid].to));
 			return;
 		}
 		if (folds[mid].cp < cp)
@@ -368,7 +388,7 @@ fold_cp(struct buf *b, long cp)
 		else
 			hi = mid;
 	}
-	add_cp(b, cp);
+	add_cp(w, cp);
 }
 
 /* The lower case of the letter cp of the alphabet (Unicode's simple
@@ -446,11 +466,13 @@ search_lang_folds(const char *lang)
 }
 
 static void
-flush(struct buf *w, void (*fn)(const char *, size_t, void *), void *arg)
+flush(struct word *w, void (*fn)(const char *, size_t, void *), void *arg)
 {
-	if (w->len > 0 && w->len <= SEARCH_WORD_MAX)
-		fn(w->ptr, w->len, arg);
-	buf_clear(w);
+	if (w->len > 0 && w->len <= SEARCH_WORD_MAX) {
+		w->s[w->len] = '\0';
+		fn(w->s, w->len, arg);
+	}
+	w->len = 0;
 }
 
 void
@@ -458,10 +480,28 @@ search_words(const char *s, size_t n, int fold,
     void (*fn)(const char *w, size_t len, void *arg), void *arg)
 {
 	const char *p = s, *end = s + n;
-	struct buf w = BUF_INIT;
+	struct word w;
 	long cp;
 
+	w.len = 0;
 	while (p < end) {
+		unsigned char c = (unsigned char)*p;
+
+		/* most text is ASCII: no decoding, no table */
+		if (c < 0x80) {
+			p++;
+			if (c >= 'A' && c <= 'Z')
+				c += 32;
+			else if (!((c >= 'a' && c <= 'z') ||
+			    (c >= '0' && c <= '9'))) {
+				flush(&w, fn, arg);
+				continue;
+			}
+			if (w.len < SEARCH_WORD_MAX)
+				w.s[w.len] = (char)c;
+			w.len++;
+			continue;
+		}
 		cp = utf8_next(&p, end);
 		if (cp >= 0x300 && cp <= 0x36f)
 			continue;	/* an accent written apart */
@@ -475,7 +515,6 @@ search_words(const char *s, size_t n, int fold,
 			flush(&w, fn, arg);
 	}
 	flush(&w, fn, arg);
-	buf_release(&w);
 }
 
 void

@@ -81,6 +81,17 @@ buf_addc(struct buf *b, int c)
 }
 
 void
+buf_add_u64(struct buf *b, unsigned long long v)
+{
+	char d[24], *p = d + sizeof(d);
+
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	buf_add(b, p, (size_t)(d + sizeof(d) - p));
+}
+
+void
 buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
 	va_list cp;

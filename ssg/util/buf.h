@@ -32,6 +32,8 @@ void	buf_grow(struct buf *b, size_t extra);
 void	buf_add(struct buf *b, const void *data, size_t n);
 void	buf_adds(struct buf *b, const char *s);
 void	buf_addc(struct buf *b, int c);
+/* Appends v in decimal. */
+void	buf_add_u64(struct buf *b, unsigned long long v);
 void	buf_printf(struct buf *b, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	buf_vprintf(struct buf *b, const char *fmt, va_list ap);

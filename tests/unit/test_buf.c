@@ -46,6 +46,16 @@ main(void)
 	check(&b, "growth");
 	OK(strstr(b.ptr, "9999,") != NULL, "large printf content kept");
 	buf_clear(&b);
+	buf_add_u64(&b, 0);
+	buf_addc(&b, ',');
+	buf_add_u64(&b, 7);
+	buf_addc(&b, ',');
+	buf_add_u64(&b, 1234567890);
+	buf_addc(&b, ',');
+	buf_add_u64(&b, 18446744073709551615ull);
+	check(&b, "add_u64");
+	IS_STR(b.ptr, "0,7,1234567890,18446744073709551615", "add_u64 in decimal");
+	buf_clear(&b);
 	check(&b, "clear");
 	IS_INT(b.len, 0, "clear empties");
 	buf_adds(&b, "owned");

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,34 @@ is_shard(const char *w, const char *want)
 	buf_release(&b);
 }
 
+/* A word of SEARCH_WORD_MAX bytes, as folded, is kept; one byte more
+ * and it is none, ASCII or not, and the next word is whole. */
+static void
+test_long_words(void)
+{
+	char in[256], want[256];
+	int k;
+
+	memset(in, 'a', SEARCH_WORD_MAX);
+	strcpy(in + SEARCH_WORD_MAX, " ok");
+	memset(want, 'a', SEARCH_WORD_MAX);
+	strcpy(want + SEARCH_WORD_MAX, " ok");
+	is_words(in, want);
+	/* 63 letters and an é folded to e: 64 bytes */
+	memset(in, 'b', SEARCH_WORD_MAX - 1);
+	strcpy(in + SEARCH_WORD_MAX - 1, "\xc3\xa9 ok");
+	memset(want, 'b', SEARCH_WORD_MAX - 1);
+	strcpy(want + SEARCH_WORD_MAX - 1, "e ok");
+	is_words(in, want);
+	/* kept as é, two bytes: 65 */
+	is_words_as(0, in, "ok");
+	/* the letters past the bound are not the start of another word */
+	for (k = 0; k < 100; k++)
+		in[k] = (char)('a' + k % 26);
+	strcpy(in + 100, "-Z");
+	is_words(in, "z");
+}
+
 /* The words search.js folds the same way (tests/e2e/search.sh holds
  * the script to these through ssg search -w). */
 static void
@@ -69,6 +98,7 @@ test_words(void)
 	/* past SEARCH_WORD_MAX bytes: no word */
 	is_words("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa ok",
 	    "ok");
+	test_long_words();
 }
 
 /* Where the language keeps accented letters apart: lower case only. */
@@ -93,18 +123,62 @@ test_kept(void)
 	is_words_as(0, "e\xcc\x81t\xc3\xa9", "eté");
 }
 
-/* The body's words, counted, in byte order. */
+/* More distinct words than a first table holds, each as many times as
+ * its number says (1 to 5), in a scrambled order: the lines are those
+ * of a plain count, in the order the words first come. */
+static void
+test_many_terms(void)
+{
+	struct buf text = BUF_INIT, got = BUF_INIT, want = BUF_INIT;
+	char *names[1000], w[32], **all;
+	size_t i, j, k, m = 0, n = 1000, *count;
+
+	for (i = 0; i < n; i++) {
+		snprintf(w, sizeof(w), "w%zux", (i * 7919) % n);
+		names[i] = xstrdup(w);
+	}
+	all = xcalloc(5 * n, sizeof(*all));
+	for (k = 0; k < 5; k++)
+		for (i = 0; i < n; i++)
+			if (i % 5 >= k) {
+				all[m] = names[(i * 31 + k) % n];
+				buf_printf(&text, "%s ", all[m++]);
+			}
+	search_terms(text.ptr, text.len, 1, &got);
+	/* counted the plain way: each word against all before it */
+	count = xcalloc(m, sizeof(*count));
+	for (i = 0; i < m; i++) {
+		for (j = 0; j < i && strcmp(all[j], all[i]) != 0; j++)
+			;
+		count[j]++;
+	}
+	for (i = 0; i < m; i++)
+		if (count[i] > 0)
+			buf_printf(&want, "%s\t%zu\n", all[i], count[i]);
+	OK(want.len > 5000, "many terms: a large sample");
+	IS_STR(got.ptr, want.ptr, "many terms: as counted, in first-come order");
+	free(count);
+	free(all);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	buf_release(&text);
+	buf_release(&got);
+	buf_release(&want);
+}
+
+/* The body's words, counted, in the order they first come. */
 static void
 test_terms(void)
 {
 	struct buf b = BUF_INIT;
 
 	search_terms("the Moon, the sea and the moon", 30, 1, &b);
-	IS_STR(b.ptr, "and\t1\nmoon\t2\nsea\t1\nthe\t3\n", "counted");
+	IS_STR(b.ptr, "the\t3\nmoon\t2\nsea\t1\nand\t1\n", "counted");
 	buf_clear(&b);
 	search_terms("", 0, 1, &b);
 	IS_STR(b.ptr, "", "no words");
 	buf_release(&b);
+	test_many_terms();
 }
 
 static void
@@ -407,6 +481,45 @@ test_pages(void)
 }
 
 /* An index that keeps accents: the query is read its way. */
+/* A word of a tag and of other documents' bodies is one word of the
+ * index, with all its documents, also once the index holds more words
+ * than its first table (its words hashed again into a larger one); in
+ * a document that has it in both, it is counted twice, posted once. */
+static void
+test_many_words(void)
+{
+	struct search_index *ix = search_index_new(1);
+	struct files f;
+	char text[64], url[32];
+	const char *data = NULL, *p;
+	size_t i, n = 1500, k, pairs = 0;
+
+	memset(&f, 0, sizeof(f));
+	for (i = 0; i < n; i++) {
+		snprintf(text, sizeof(text), "zq%04zu%s", i,
+		    i % 2 == 0 ? " web" : "");
+		snprintf(url, sizeof(url), "/p/%zu/", i);
+		add(ix, "t", url, i % 2 || i % 3 == 0 ? "web" : NULL, text);
+	}
+	OK(search_index_write(ix, put, &f) == 0, "many words: written");
+	for (k = 0; k < f.n; k++)
+		if (strcmp(f.rel[k], "s/we.json") == 0)
+			data = f.data[k].ptr;
+	OK(data != NULL, "many words: the shard of web");
+	if (data != NULL) {
+		p = strstr(data, "\"web\":[");
+		OK(p != NULL && strstr(p + 1, "\"web\":") == NULL,
+		    "many words: web is one word of its shard");
+		OK(p != NULL && strncmp(p, "\"web\":[0,4,", 11) == 0,
+		    "many words: in body and tag, counted twice (tf 2: x 4)");
+		for (p = p ? p + 7 : ""; *p && *p != ']'; p++)
+			pairs += *p == ',';
+		IS_INT((pairs + 1) / 2, n, "many words: web in every document");
+	}
+	files_release(&f);
+	search_index_free(ix);
+}
+
 static void
 test_kept_index(void)
 {
@@ -435,5 +548,6 @@ main(void)
 	test_stable();
 	test_pages();
 	test_kept_index();
+	test_many_words();
 	return tap_done();
 }
