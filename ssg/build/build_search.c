@@ -166,17 +166,20 @@ tcache_save(const struct texts *t, size_t n, uint64_t key, const char *path)
 	free(e);
 }
 
-/* The posts, then the pages: a document's number is its place here. */
+/* The pages, then the posts from the oldest: a document's number is its
+ * place here, so that a new post, the newest, comes last, and the
+ * documents before it keep their numbers (and the shards that do not
+ * have its words, their bytes). */
 static size_t
 search_docs(const struct build *b, const struct post ***docs)
 {
 	size_t i, n = 0;
 
 	*docs = xcalloc(b->ix.nposts + b->ix.npages + 1, sizeof(**docs));
-	for (i = 0; i < b->ix.nposts; i++)
-		(*docs)[n++] = b->ix.posts[i];
 	for (i = 0; i < b->ix.npages; i++)
 		(*docs)[n++] = b->ix.pages[i];
+	for (i = b->ix.nposts; i > 0; i--)
+		(*docs)[n++] = b->ix.posts[i - 1];
 	return n;
 }
 

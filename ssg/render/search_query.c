@@ -490,9 +490,10 @@ cmp_hit(const void *a, const void *b)
 {
 	const struct search_hit *x = a, *y = b;
 
+	/* equal scores: the later document first (the newer post) */
 	if (x->score != y->score)
 		return x->score > y->score ? -1 : 1;
-	return x->doc < y->doc ? -1 : x->doc > y->doc;
+	return x->doc > y->doc ? -1 : x->doc < y->doc;
 }
 
 /* The lengths of len.json into h->len: one per document. */

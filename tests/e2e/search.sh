@@ -83,10 +83,11 @@ check "the manifest counts the 24 documents" \
 check "the manifest says the words are folded (site_lang en)" \
     contains "$O/search/manifest.json" '"fold":1'
 check "the manifest lists the shard ti" contains "$O/search/manifest.json" '"ti"'
-check "the document table has the title" contains "$O/search/d/0.json" \
+# the pages first, then the posts from the oldest: the newest is last
+check "the document table has the title" contains "$O/search/d/2.json" \
     '["Tide tables for sailors","/2024/03/01/tide-tables-for-sailors/"'
-check "the page is last, in the third page of the table" \
-    contains "$O/search/d/2.json" '["About","/about/"'
+check "the page is first, in the first page of the table" \
+    sh -c "sed -n 2p '$O/search/d/0.json' | grep -q '^\\[\"About\",\"/about/\"'"
 check "no fourth page" test ! -e "$O/search/d/3.json"
 check "a length for each document" test "$(tr ',' '\n' <"$O/search/len.json" | wc -l)" -eq 24
 check "the page has a GET form" contains "$O/search/index.html" \
@@ -128,6 +129,7 @@ check "the last word is a prefix" test "$(first sourd)" = "Sourdough bread"
 check "AND between words" test "$(first moon lighthouse)" = "Tide tables for sailors"
 check "a word the title holds ranks first" test "$(first moon)" = "Watching the moon"
 check "the URL is printed" sh -c "'$SSG' search -C '$S' sourdough | grep -q '	/2024/02/01/sourdough-bread/\$'"
+check "equal scores: the newest post first" test "$(first padding)" = "Filler number 29"
 check "-n 2 shows two" test "$("$SSG" search -C "$S" -n 2 padding 2>/dev/null | wc -l)" -eq 2
 check "and says how many there are" sh -c "'$SSG' search -C '$S' -n 2 padding 2>&1 | grep -q 'best 2 of 20'"
 check "no match exits 1" sh -c "! '$SSG' search -C '$S' zebra"
@@ -142,10 +144,12 @@ check "--words folds as the index" test "$("$SSG" search -w 'Crème ÜBER' | tr 
 # an edit: the new word found, the old one gone, only its shards written
 sleep 1
 touch -d '2000-01-01' "$O/search/s/mo.json" "$O/search/s/so.json" \
-    "$O/search/d/0.json" "$O/search/d/1.json" "$O/search/len.json"
+    "$O/search/d/0.json" "$O/search/d/1.json" "$O/search/d/2.json" \
+    "$O/search/len.json"
 sed -i 's/Lighthouse keepers/Harbourmasters/' "$S/posts/tide.md"
 "$SSG" build -C "$S" -q
 old() { test "$(stat -c %Y "$1")" -lt 1000000000; }
+declare_old() { echo 'old() { test "$(stat -c %Y "$1")" -lt 1000000000; };'; }
 check "a new word is found" test "$(first harbourmasters)" = "Tide tables for sailors"
 check "an old word is gone" sh -c "! '$SSG' search -C '$S' lighthouse"
 check "the cache of words has the edited body's words" \
@@ -156,8 +160,8 @@ check "a shard the edit leaves alone is not rewritten" \
     test "$(stat -c %Y "$O/search/s/so.json")" -lt 1000000000
 check "the shard of moon, whose postings stay, is not rewritten" \
     test "$(stat -c %Y "$O/search/s/mo.json")" -lt 1000000000
-check "an edit past the excerpt leaves its page of the table" old "$O/search/d/0.json"
-check "and the other page" old "$O/search/d/1.json"
+check "an edit past the excerpt leaves its page of the table" old "$O/search/d/2.json"
+check "and the other pages" sh -c "$(declare_old) old '$O/search/d/0.json' && old '$O/search/d/1.json'"
 check "the lengths are rewritten" sh -c "! test \$(stat -c %Y '$O/search/len.json') -lt 1000000000"
 
 # a title changed: its page of the table is rewritten, not the other
@@ -167,10 +171,38 @@ sed -i 's/^title: Filler number 29$/title: Filler retitled/' "$S/posts/filler29.
 "$SSG" build -C "$S" -q
 check "a new title is found" test "$(first retitled)" = "Filler retitled"
 check "a new title: its page of the table rewritten" \
-    sh -c "! cmp -s '$T/before/d/0.json' '$O/search/d/0.json'"
-check "a new title: the other page left" old "$O/search/d/1.json"
+    sh -c "! cmp -s '$T/before/d/2.json' '$O/search/d/2.json'"
+check "a new title: the other pages left" sh -c "$(declare_old) old '$O/search/d/0.json' && old '$O/search/d/1.json'"
 check "a new title: the shard of a word it has not yet is left" old "$O/search/s/so.json"
 rm -rf "$T/before"
+
+# a new post, the newest: the last document, no other's number changes,
+# so only the files that hold its words are written; removed, the same
+sleep 1
+touch -d '2000-01-01' "$O"/search/s/*.json "$O"/search/d/*.json
+cat >"$S/posts/kelp.md" <<'MD'
+---
+title: Kelp forests
+date: 2024-04-01 10:00:00
+---
+Kelp grows fast in cold water.
+MD
+"$SSG" build -C "$S" -q
+check "a new post is found" test "$(first kelp)" = "Kelp forests"
+check "a new post: the pages of the table before it are left" \
+    sh -c "$(declare_old) old '$O/search/d/0.json' && old '$O/search/d/1.json'"
+check "a new post: it is on a fourth page" contains "$O/search/d/3.json" '"Kelp forests"'
+check "a new post: the shard of its new word is written" test -e "$O/search/s/ke.json"
+check "a new post: a shard without its words is left" old "$O/search/s/mo.json"
+check "a new post: the shard of a word it shares, written" sh -c "! { $(declare_old) old '$O/search/s/wa.json'; }"
+sleep 1
+touch -d '2000-01-01' "$O"/search/s/*.json "$O"/search/d/*.json
+rm "$S/posts/kelp.md"
+"$SSG" build -C "$S" -q
+check "the newest post removed: not found" sh -c "! '$SSG' search -C '$S' kelp"
+check "the newest post removed: the other pages of the table left" \
+    sh -c "$(declare_old) old '$O/search/d/0.json' && old '$O/search/d/1.json' && old '$O/search/d/2.json'"
+check "the newest post removed: a shard without its words is left" old "$O/search/s/mo.json"
 
 # a build with nothing changed writes nothing
 sleep 1

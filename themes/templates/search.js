@@ -165,8 +165,9 @@
 				out.push({ doc: +k, score: score[k] });
 		});
 		out.sort(function (a, b) {
+			/* equal scores: the later document (the newer post) */
 			return a.score !== b.score ? b.score - a.score :
-			    a.doc - b.doc;
+			    b.doc - a.doc;
 		});
 		return out;
 	}
