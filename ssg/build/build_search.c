@@ -78,7 +78,7 @@ tcache_load(struct tcache *tc, const char *path)
 	const char *p, *end;
 	uint64_t key, sum;
 	uint32_t len;
-	size_t cap = 0, ml = strlen(TERMS_MAGIC);
+	size_t cap = 0, ml = strlen(TERMS_MAGIC), i;
 
 	if (fs_read(path, &tc->file) == -1 || tc->file.len < ml + 16 ||
 	    memcmp(tc->file.ptr, TERMS_MAGIC, ml) != 0)
@@ -107,7 +107,12 @@ tcache_load(struct tcache *tc, const char *path)
 		e->terms = p;
 		e->len = len;
 	}
-	xqsort(tc->e, tc->n, sizeof(*tc->e), cmp_tentry);
+	/* saved in order: sorted only if it is not */
+	for (i = 1; i < tc->n; i++)
+		if (cmp_tentry(&tc->e[i - 1], &tc->e[i]) > 0) {
+			xqsort(tc->e, tc->n, sizeof(*tc->e), cmp_tentry);
+			break;
+		}
 	return;
 bad:
 	free(tc->e);
@@ -134,7 +139,7 @@ tcache_save(const struct texts *t, size_t n, uint64_t key, const char *path)
 	struct tentry *e = xcalloc(n + 1, sizeof(*e));
 	uint64_t sum;
 	uint32_t len;
-	size_t i, k = 0;
+	size_t i, k = 0, total = strlen(TERMS_MAGIC) + 16;
 
 	for (i = 0; i < n; i++) {
 		if (t->got[i] == NULL)
@@ -146,6 +151,9 @@ tcache_save(const struct texts *t, size_t n, uint64_t key, const char *path)
 		k++;
 	}
 	xqsort(e, k, sizeof(*e), cmp_tentry);
+	for (i = 0; i < k; i++)
+		total += 13 + e[i].len;
+	buf_grow(&out, total);	/* 13 MB at 10,000 posts: grown once */
 	buf_adds(&out, TERMS_MAGIC);
 	buf_add(&out, &key, 8);
 	for (i = 0; i < k; i++) {

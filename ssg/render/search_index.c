@@ -246,16 +246,20 @@ static int
 next_term(const char **p, const char *end, const char **w, size_t *len,
     size_t *tf)
 {
-	const char *tab, *nl;
-	char *e;
+	const char *tab, *q;
+	size_t n = 0;
 
 	if (*p >= end || (tab = memchr(*p, '\t', (size_t)(end - *p))) ==
-	    NULL || (nl = memchr(tab, '\n', (size_t)(end - tab))) == NULL)
+	    NULL)
+		return 0;
+	for (q = tab + 1; q < end && *q >= '0' && *q <= '9'; q++)
+		n = n * 10 + (size_t)(*q - '0');
+	if (q == end || *q != '\n')
 		return 0;
 	*w = *p;
 	*len = (size_t)(tab - *p);
-	*tf = (size_t)strtoul(tab + 1, &e, 10);
-	*p = nl + 1;
+	*tf = n;
+	*p = q + 1;
 	return 1;
 }
 
