@@ -679,15 +679,15 @@ read_stylesheet(struct build *b, const char *sheet)
 		    fs_read(b->statics[i].path, &own) == 0)
 			b->custom_hash = hash64(own.ptr, own.len) | 1;
 	}
-	buf_clear(&own);
+	buf_release(&own);
+	/* kept for build_search_script, which says if it cannot be read */
 	if (b->c.search) {
 		char *js = path_join(b->builtin, "templates/search.js");
 
-		if (fs_read(js, &own) == 0)
-			b->script_hash = hash64(own.ptr, own.len) | 1;
+		if (fs_read(js, &b->script) == 0)
+			b->script_hash = hash64(b->script.ptr, b->script.len) | 1;
 		free(js);
 	}
-	buf_release(&own);
 	b->css = buf_detach(&css, &b->css_len);
 	return rc;
 }
@@ -932,6 +932,7 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	struct stat ost;
 
 	memset(&b, 0, sizeof(b));
+	buf_init(&b.script);
 	memset(&cl, 0, sizeof(cl));
 	memset(st, 0, sizeof(*st));
 	b.o = o;
@@ -1213,6 +1214,7 @@ out:
 	free(b.pages);
 	free(sheet);
 	free(b.css);
+	buf_release(&b.script);
 	free(mpath);
 	free(static_dir);
 	for (i = 0; i < b.nstatics; i++) {

@@ -88,6 +88,7 @@ struct build {
 	uint64_t		 css_hash;	/* of css/style.css as served */
 	uint64_t		 custom_hash;	/* of custom_css, 0: none here */
 	uint64_t		 script_hash;	/* of search.js, 0: no search */
+	struct buf		 script;	/* search.js as read, with search */
 	time_t			 now;
 	size_t			 done;
 	int			 force;

@@ -490,29 +490,28 @@ build_search(struct build *b, size_t threads)
 	buf_release(&url);
 }
 
-/* The script of the search page, as the build finds it: written with
- * the stylesheet on every build, the index's or not. */
+/* The script of the search page, as read with the stylesheet: written
+ * on every build, the index's or not. */
 void
 build_search_script(struct build *b)
 {
-	struct buf js = BUF_INIT;
+	const struct buf *js = &b->script;
 	char *path;
 	int changed = 0;
 
 	if (!b->c.search)
 		return;
-	path = path_join(b->builtin, "templates/search.js");
-	if (fs_read(path, &js) == -1) {
+	if (b->script_hash == 0) {
+		path = path_join(b->builtin, "templates/search.js");
 		diag_error(b->d, path, 0, "cannot read the search script");
 		b->failed = 1;
-	} else if (output_write(b->out_dir, "search/search.js", js.ptr, js.len,
-	    &changed, b->d) == 0) {
-		build_siblings(b, "search/search.js", js.ptr, js.len, changed);
+		free(path);
+	} else if (output_write(b->out_dir, "search/search.js", js->ptr,
+	    js->len, &changed, b->d) == 0) {
+		build_siblings(b, "search/search.js", js->ptr, js->len, changed);
 		manifest_add(b->manifest, "search/search.js", 0, 0);
 		b->st->outputs++;
 		b->st->written += changed;
 	} else
 		b->failed = 1;
-	free(path);
-	buf_release(&js);
 }

@@ -233,6 +233,16 @@ rm -rf "$O/search"
 check "and the same from the sources read again for their words" diff -r "$T/inc" "$O/search"
 rm -rf "$T/inc"
 
+# an installation without the search script: said, and the build fails
+mkdir -p "$T/data"
+cp -R themes "$T/data/themes"
+rm "$T/data/themes/templates/search.js"
+out=$(SSG_DATADIR="$T/data" "$SSG" build -C "$S" -q --force 2>&1)
+check "no search script: the build fails" test $? -ne 0
+check "no search script: said ($out)" sh -c "echo '$out' | grep -q 'search.js: .*cannot read the search script'"
+rm -rf "$T/data"
+"$SSG" build -C "$S" -q
+
 # search off: the files go
 sed -i 's/^search: true/search: false/' "$S/site.yaml"
 "$SSG" build -C "$S" -q
