@@ -283,20 +283,7 @@ for n in $SIZES; do
 	idx=$((idx + 1))
 	C=$WORK/c$n
 	mkdir -p "$C/ssg" "$C/hugo/content" "$C/hugo/static/css"
-	# the page kinds the Hugo layouts write too: no archives, no
-	# related posts; per-tag feeds and atom.xml on both sides
-	cat >"$C/ssg/site.yaml" <<-EOF
-	site_title: Bench
-	site_description: A generated corpus
-	site_url: "https://example.org"
-	author_name: Bench Author
-	posts_per_page: 10
-	rss_item_limit: 15
-	timezone: UTC
-	enable_tag_rss: true
-	enable_archives: false
-	enable_related_posts: false
-	EOF
+	cp "$BENCH/site.yaml" "$C/ssg/site.yaml"
 	cp -R "$BENCH/hugo/config.toml" "$BENCH/hugo/layouts" "$C/hugo/"
 	cp "$ROOT/themes/default/style.css" "$C/hugo/static/css/"
 	g0=$(now_ns)

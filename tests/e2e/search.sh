@@ -12,49 +12,14 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 S="$T/site"
 O="$S/output"
-mkdir -p "$S/posts" "$S/pages"
+# three posts and a page (tests/fixtures/search, also the browser's)
+mkdir -p "$S"
+cp -R "$ROOT/tests/fixtures/search/posts" "$ROOT/tests/fixtures/search/pages" "$S/"
 cat >"$S/site.yaml" <<'YAML'
 site_title: "Search test"
 site_url: "http://localhost:8000"
 search: true
 YAML
-cat >"$S/posts/tide.md" <<'MD'
----
-title: Tide tables for sailors
-date: 2024-03-01 10:00:00
-tags: sea, navigation
----
-The moon pulls the water.
-
-Lighthouse keepers read the tables (past the excerpt: an edit here
-changes only the text).
-
-```
-kerneloops unseen in code
-```
-MD
-cat >"$S/posts/bread.md" <<'MD'
----
-title: Sourdough bread
-date: 2024-02-01 10:00:00
-tags: baking
----
-A starter, flour and water: tides of yeast. Crème fraîche on the side.
-MD
-cat >"$S/posts/moon.md" <<'MD'
----
-title: Watching the moon
-date: 2024-01-01 10:00:00
-tags: sky
----
-The moon, the moon and the moon again, with tides mentioned once.
-MD
-cat >"$S/pages/about.md" <<'MD'
----
-title: About
----
-Written by a sailor who likes Straße names and Ελληνικά.
-MD
 
 # twenty more, older: the document table takes three pages (8 a page)
 i=10

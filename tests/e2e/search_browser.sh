@@ -22,42 +22,14 @@ export CHROMIUM SSG
 msg=$(sh "$DIR/setup.sh") || setup_failed "$msg"
 
 S="$T/site"
-mkdir -p "$S/posts" "$S/pages"
+# the posts and page of tests/e2e/search.sh
+mkdir -p "$S"
+cp -R "$ROOT/tests/fixtures/search/posts" "$ROOT/tests/fixtures/search/pages" "$S/"
 cat >"$S/site.yaml" <<'YAML'
 site_title: "Search in a browser"
 site_url: "http://example.org"
 search: true
 YAML
-cat >"$S/posts/tide.md" <<'MD'
----
-title: Tide tables for sailors
-date: 2024-03-01 10:00:00
-tags: sea, navigation
----
-Lighthouse keepers read the tables while the moon pulls the water.
-MD
-cat >"$S/posts/bread.md" <<'MD'
----
-title: Sourdough bread
-date: 2024-02-01 10:00:00
-tags: baking
----
-A starter, flour and water. Crème fraîche on the side.
-MD
-cat >"$S/posts/moon.md" <<'MD'
----
-title: Watching the moon
-date: 2024-01-01 10:00:00
-tags: sky
----
-The moon, the moon and the moon again, with tides mentioned once.
-MD
-cat >"$S/pages/about.md" <<'MD'
----
-title: About
----
-Written by a sailor.
-MD
 "$SSG" build -C "$S" -q 2>"$T/err" || setup_failed "ssg build: $(cat "$T/err")"
 node "$DIR/search_page.js" "$S" >"$T/log" 2>&1
 cat "$T/log" >&2

@@ -263,7 +263,9 @@ async function reader(browser, base) {
 	await until(page, (x) => x.titles.length > 0);
 	const text = fs.readFileSync(TIDE_SRC, 'utf8');
 	check('the post holds "Lighthouse keepers"', text.includes('Lighthouse keepers'));
-	fs.writeFileSync(TIDE_SRC, text.replace('Lighthouse keepers', 'Harbourmasters'));
+	// the new word in the excerpt (the first paragraph) too, to be marked
+	fs.writeFileSync(TIDE_SRC, text.replace('Lighthouse keepers', 'Harbourmasters')
+	    .replace('The moon pulls', 'Harbourmasters say the moon pulls'));
 	const b = spawnSync(SSG, ['build', '-C', SITE, '-q'], { encoding: 'utf8' });
 	check('ssg build after the edit', b.status === 0, (b.stderr || '').trim());
 	await page.reload();
