@@ -21,6 +21,7 @@ struct posting {
 /* A word of the index and the documents that hold it, by number. */
 struct term {
 	char		*word;
+	uint64_t	 h;		/* hash64 of the word */
 	struct posting	*p;
 	size_t		 n, cap;
 };
@@ -35,7 +36,8 @@ struct search_index {
 	size_t		 ndocs, capdocs;
 	struct term	*terms;
 	size_t		 nterms, capterms;
-	uint32_t	*slot;		/* open addressing: term + 1, 0 free */
+	uint64_t	*slot;		/* open addressing: term + 1, the high
+					 * half of its hash above; 0 free */
 	size_t		 nslots;
 	uint64_t	 words;
 	int		 fold;
@@ -169,21 +171,29 @@ count_add(const char *w, size_t len, void *arg)
 	c->title |= k->in_title != 0;
 }
 
+/* Appends k's words as search_terms gives them. */
+static void
+count_out(const struct counter *k, struct buf *out)
+{
+	size_t i;
+
+	buf_grow(out, k->text.len + 4 * k->n);
+	for (i = 0; i < k->n; i++) {
+		buf_add(out, k->text.ptr + k->c[i].off, k->c[i].len);
+		buf_addc(out, '\t');
+		buf_add_u64(out, k->c[i].n);
+		buf_addc(out, '\n');
+	}
+}
+
 void
 search_terms(const char *s, size_t n, int fold, struct buf *out)
 {
 	struct counter k;
-	size_t i;
 
 	count_init(&k);
 	search_words(s, n, fold, count_add, &k);
-	buf_grow(out, k.text.len + 4 * k.n);
-	for (i = 0; i < k.n; i++) {
-		buf_add(out, k.text.ptr + k.c[i].off, k.c[i].len);
-		buf_addc(out, '\t');
-		buf_add_u64(out, k.c[i].n);
-		buf_addc(out, '\n');
-	}
+	count_out(&k, out);
 	count_release(&k);
 }
 
@@ -192,38 +202,44 @@ static struct term *
 intern(struct search_index *ix, const char *w, size_t len, uint64_t h)
 {
 	size_t i, k;
+	uint64_t v, hi = h >> 32 << 32;
 	uint32_t t;
 
 	if (2 * (ix->nterms + 1) > ix->nslots) {
 		size_t ns = ix->nslots ? ix->nslots * 2 : 1024;
-		uint32_t *slot = xcalloc(ns, sizeof(*slot));
+		uint64_t *slot = xcalloc(ns, sizeof(*slot));
 
 		for (k = 0; k < ix->nslots; k++) {
 			uint64_t th;
 
-			if ((t = ix->slot[k]) == 0)
+			if ((v = ix->slot[k]) == 0)
 				continue;
-			th = hash64(ix->terms[t - 1].word,
-			    strlen(ix->terms[t - 1].word));
+			th = ix->terms[(uint32_t)v - 1].h;
 			for (i = (size_t)th & (ns - 1); slot[i] != 0;
 			    i = (i + 1) & (ns - 1))
 				;
-			slot[i] = t;
+			slot[i] = v;
 		}
 		free(ix->slot);
 		ix->slot = slot;
 		ix->nslots = ns;
 	}
-	for (i = (size_t)h & (ix->nslots - 1); (t = ix->slot[i]) != 0;
-	    i = (i + 1) & (ix->nslots - 1))
+	/* the term's word is read only when the hashes' halves agree */
+	for (i = (size_t)h & (ix->nslots - 1); (v = ix->slot[i]) != 0;
+	    i = (i + 1) & (ix->nslots - 1)) {
+		if (v >> 32 << 32 != hi)
+			continue;
+		t = (uint32_t)v;
 		if (strncmp(ix->terms[t - 1].word, w, len) == 0 &&
 		    ix->terms[t - 1].word[len] == '\0')
 			return &ix->terms[t - 1];
+	}
 	xgrow((void **)&ix->terms, &ix->capterms, ix->nterms + 1,
 	    sizeof(*ix->terms));
 	memset(&ix->terms[ix->nterms], 0, sizeof(*ix->terms));
 	ix->terms[ix->nterms].word = xstrndup(w, len);
-	ix->slot[i] = (uint32_t)++ix->nterms;
+	ix->terms[ix->nterms].h = h;
+	ix->slot[i] = hi | (uint32_t)++ix->nterms;
 	return &ix->terms[ix->nterms - 1];
 }
 
@@ -479,10 +495,16 @@ out:
 
 /* ---- plain text ---- */
 
+/*
+ * The text of a parsed Markdown body, to fn piece by piece (a word may
+ * go on from one piece to the next: "foo*bar*" is one), a break after
+ * each block or line break and each inline element: code blocks and
+ * markup are left out.
+ */
 static void
-tree_text(void *doc, void *arg)
+tree_walk(void *doc, void (*piece)(const char *, size_t, void *),
+    void (*brk)(void *), void *arg)
 {
-	struct buf *out = arg;
 	cmark_iter *it = cmark_iter_new(doc);
 	cmark_event_type ev;
 	cmark_node *n;
@@ -494,7 +516,7 @@ tree_text(void *doc, void *arg)
 		case CMARK_NODE_TEXT:
 		case CMARK_NODE_CODE:
 			if ((s = cmark_node_get_literal(n)) != NULL)
-				buf_adds(out, s);
+				piece(s, strlen(s), arg);
 			break;
 		case CMARK_NODE_CODE_BLOCK:
 		case CMARK_NODE_HTML_BLOCK:
@@ -504,11 +526,29 @@ tree_text(void *doc, void *arg)
 			/* blocks and breaks part words */
 			if (ev == CMARK_EVENT_EXIT || cmark_node_first_child(n)
 			    == NULL)
-				buf_addc(out, ' ');
+				brk(arg);
 			break;
 		}
 	}
 	cmark_iter_free(it);
+}
+
+static void
+text_piece(const char *s, size_t n, void *arg)
+{
+	buf_add(arg, s, n);
+}
+
+static void
+text_break(void *arg)
+{
+	buf_addc(arg, ' ');
+}
+
+static void
+tree_text(void *doc, void *arg)
+{
+	tree_walk(doc, text_piece, text_break, arg);
 }
 
 int
@@ -517,12 +557,28 @@ search_text_markdown(const char *src, size_t n, int smart, struct buf *out)
 	return markdown_with_doc(src, n, smart, tree_text, out);
 }
 
+static void
+words_piece(const char *s, size_t n, void *arg)
+{
+	search_words_feed(arg, s, n);
+}
+
+static void
+words_break(void *arg)
+{
+	search_words_break(arg);
+}
+
 void
 search_doc_terms(void *doc, int fold, struct buf *out)
 {
-	struct buf text = BUF_INIT;
+	struct search_wordsplit ws;
+	struct counter k;
 
-	tree_text(doc, &text);
-	search_terms(text.ptr, text.len, fold, out);
-	buf_release(&text);
+	count_init(&k);
+	search_words_init(&ws, fold, count_add, &k);
+	tree_walk(doc, words_piece, words_break, &ws);
+	search_words_break(&ws);
+	count_out(&k, out);
+	count_release(&k);
 }

@@ -332,23 +332,18 @@ is_letter(long cp)
 	return (cp >= 0x400 && cp <= 0x45f) || cp == 0x490 || cp == 0x491;
 }
 
-/* A word as it is read: a byte beyond SEARCH_WORD_MAX is counted, not
- * kept, and the word is then too long to be one. */
-struct word {
-	char	 s[SEARCH_WORD_MAX + 1];
-	size_t	 len;
-};
-
+/* A word as it is read (search_wordsplit): a byte beyond SEARCH_WORD_MAX
+ * is counted, not kept, and the word is then too long to be one. */
 static void
-word_add(struct word *w, const char *s, size_t n)
+word_add(struct search_wordsplit *w, const char *s, size_t n)
 {
 	if (w->len + n <= SEARCH_WORD_MAX)
-		memcpy(w->s + w->len, s, n);
+		memcpy(w->w + w->len, s, n);
 	w->len += n;
 }
 
 static void
-add_cp(struct word *w, long cp)
+add_cp(struct search_wordsplit *w, long cp)
 {
 	char u[3];
 
@@ -369,7 +364,7 @@ add_cp(struct word *w, long cp)
 
 /* Appends the folded form of the letter cp. */
 static void
-fold_cp(struct word *w, long cp)
+fold_cp(struct search_wordsplit *w, long cp)
 {
 	size_t lo = 0, hi = NFOLDS, mid;
 
@@ -465,56 +460,88 @@ search_lang_folds(const char *lang)
 	return 1;
 }
 
-static void
-flush(struct word *w, void (*fn)(const char *, size_t, void *), void *arg)
+/* ASCII's letters and digits, lower-cased; 0 for the rest. */
+static const unsigned char ascii_word[128] = {
+	['0'] = '0', ['1'] = '1', ['2'] = '2', ['3'] = '3', ['4'] = '4',
+	['5'] = '5', ['6'] = '6', ['7'] = '7', ['8'] = '8', ['9'] = '9',
+	['A'] = 'a', ['B'] = 'b', ['C'] = 'c', ['D'] = 'd', ['E'] = 'e',
+	['F'] = 'f', ['G'] = 'g', ['H'] = 'h', ['I'] = 'i', ['J'] = 'j',
+	['K'] = 'k', ['L'] = 'l', ['M'] = 'm', ['N'] = 'n', ['O'] = 'o',
+	['P'] = 'p', ['Q'] = 'q', ['R'] = 'r', ['S'] = 's', ['T'] = 't',
+	['U'] = 'u', ['V'] = 'v', ['W'] = 'w', ['X'] = 'x', ['Y'] = 'y',
+	['Z'] = 'z',
+	['a'] = 'a', ['b'] = 'b', ['c'] = 'c', ['d'] = 'd', ['e'] = 'e',
+	['f'] = 'f', ['g'] = 'g', ['h'] = 'h', ['i'] = 'i', ['j'] = 'j',
+	['k'] = 'k', ['l'] = 'l', ['m'] = 'm', ['n'] = 'n', ['o'] = 'o',
+	['p'] = 'p', ['q'] = 'q', ['r'] = 'r', ['s'] = 's', ['t'] = 't',
+	['u'] = 'u', ['v'] = 'v', ['w'] = 'w', ['x'] = 'x', ['y'] = 'y',
+	['z'] = 'z',
+};
+
+void
+search_words_init(struct search_wordsplit *ws, int fold,
+    void (*fn)(const char *w, size_t len, void *arg), void *arg)
 {
-	if (w->len > 0 && w->len <= SEARCH_WORD_MAX) {
-		w->s[w->len] = '\0';
-		fn(w->s, w->len, arg);
-	}
-	w->len = 0;
+	ws->fn = fn;
+	ws->arg = arg;
+	ws->fold = fold;
+	ws->len = 0;
 }
 
 void
-search_words(const char *s, size_t n, int fold,
-    void (*fn)(const char *w, size_t len, void *arg), void *arg)
+search_words_break(struct search_wordsplit *ws)
+{
+	if (ws->len > 0 && ws->len <= SEARCH_WORD_MAX) {
+		ws->w[ws->len] = '\0';
+		ws->fn(ws->w, ws->len, ws->arg);
+	}
+	ws->len = 0;
+}
+
+void
+search_words_feed(struct search_wordsplit *ws, const char *s, size_t n)
 {
 	const char *p = s, *end = s + n;
-	struct word w;
 	long cp;
 
-	w.len = 0;
 	while (p < end) {
 		unsigned char c = (unsigned char)*p;
 
-		/* most text is ASCII: no decoding, no table */
+		/* most text is ASCII: no decoding, no search */
 		if (c < 0x80) {
 			p++;
-			if (c >= 'A' && c <= 'Z')
-				c += 32;
-			else if (!((c >= 'a' && c <= 'z') ||
-			    (c >= '0' && c <= '9'))) {
-				flush(&w, fn, arg);
-				continue;
+			if ((c = ascii_word[c]) == 0)
+				search_words_break(ws);
+			else {
+				if (ws->len < SEARCH_WORD_MAX)
+					ws->w[ws->len] = (char)c;
+				ws->len++;
 			}
-			if (w.len < SEARCH_WORD_MAX)
-				w.s[w.len] = (char)c;
-			w.len++;
 			continue;
 		}
 		cp = utf8_next(&p, end);
 		if (cp >= 0x300 && cp <= 0x36f)
 			continue;	/* an accent written apart */
 		if (cp >= 0 && is_letter(cp)) {
-			if (fold)
-				fold_cp(&w, cp);
+			if (ws->fold)
+				fold_cp(ws, cp);
 			else
-				add_cp(&w, lower_cp(cp));
+				add_cp(ws, lower_cp(cp));
 		}
 		else
-			flush(&w, fn, arg);
+			search_words_break(ws);
 	}
-	flush(&w, fn, arg);
+}
+
+void
+search_words(const char *s, size_t n, int fold,
+    void (*fn)(const char *w, size_t len, void *arg), void *arg)
+{
+	struct search_wordsplit ws;
+
+	search_words_init(&ws, fold, fn, arg);
+	search_words_feed(&ws, s, n);
+	search_words_break(&ws);
 }
 
 void

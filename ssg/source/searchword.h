@@ -29,6 +29,24 @@ int	search_lang_folds(const char *lang);
  * separates words. */
 void	search_words(const char *s, size_t n, int fold,
 	    void (*fn)(const char *w, size_t len, void *arg), void *arg);
+/* The same, for text that comes in pieces (the literals of a parsed
+ * tree): a word goes on from one piece to the next until
+ * search_words_break, which ends it (and the text). Init with
+ * search_words_init. */
+struct search_wordsplit {
+	void		(*fn)(const char *w, size_t len, void *arg);
+	void		*arg;
+	int		 fold;
+	size_t		 len;		/* of the word so far, which may be
+					 * longer than it holds */
+	char		 w[SEARCH_WORD_MAX + 1];
+};
+
+void	search_words_init(struct search_wordsplit *ws, int fold,
+	    void (*fn)(const char *w, size_t len, void *arg), void *arg);
+void	search_words_feed(struct search_wordsplit *ws, const char *s,
+	    size_t n);
+void	search_words_break(struct search_wordsplit *ws);
 /* Appends the shard name of a folded word: its first two characters,
  * [a-z0-9] as they are and any other as _ and four hex digits. */
 void	search_shard_name(struct buf *out, const char *w);
