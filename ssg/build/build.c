@@ -1093,12 +1093,17 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 		 * sources go back to what they were */
 		manifest_set_memo(b.old, 0);
 		save_list(&b, b.old, mpath);
+	}
+	/* the search index beside the pages: its own work, which their
+	 * rendering leaves (build_search_start) */
+	build_search_start(&b, threads);
+	if (b.ndirty > 0) {
 		build_progress(&b, "render", 0, b.ndirty);
 		pool_for(threads, b.ndirty, render_one, &b);
 		build_progress(&b, "render", b.ndirty, b.ndirty);
 	}
 	build_trace("pages");
-	build_search(&b, threads);
+	build_search_wait(&b);
 	build_trace("search");
 	/* the Gemini capsule, from the same sources (nothing changed when
 	 * the build is carried over) */

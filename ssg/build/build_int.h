@@ -47,6 +47,8 @@ struct static_file {
 	struct stat	 st;
 };
 
+struct search_job;
+
 struct build {
 	const struct build_opts	*o;
 	struct build_stats	*st;
@@ -89,6 +91,7 @@ struct build {
 	uint64_t		 custom_hash;	/* of custom_css, 0: none here */
 	uint64_t		 script_hash;	/* of search.js, 0: no search */
 	struct buf		 script;	/* search.js as read, with search */
+	struct search_job	*search;	/* the index, while it is made */
 	time_t			 now;
 	size_t			 done;
 	int			 force;
@@ -127,8 +130,11 @@ void	 build_siblings(struct build *b, const char *rel, const void *data,
 
 /* build_search.c */
 /* Writes the search index when the site has search on (or carries the
- * last build's over), listing its files in b->manifest. */
-void	 build_search(struct build *b, size_t threads);
+ * last build's over), listing its files in b->manifest: started before
+ * the pages are rendered, on a thread of its own beside them (or at
+ * once, on one thread), and waited for after. */
+void	 build_search_start(struct build *b, size_t threads);
+void	 build_search_wait(struct build *b);
 /* config's search_words, for an index whose words are folded or not:
  * the words of a body as it is parsed for its HTML, so that a build that
  * parses it does not parse it again for the index. */

@@ -7,6 +7,7 @@
  * word rewrites the shards of that word, the lengths, its page of the
  * document table and the manifest, and no other.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,10 @@ struct texts {
 	const struct tcache	*tc;
 	int			 fold;
 	struct buf		*terms;	/* per document: made this build */
+	const char		**made;	/* as the build parsed them (a copy
+					 * of the posts' terms, taken before the
+					 * pages are rendered beside the index) */
+	const size_t		*made_len;
 	const char		**got;	/* or found in the cache */
 	size_t			*len;
 	char			*cached;	/* 1: got from the cache */
@@ -271,9 +276,9 @@ text_one(size_t i, void *arg)
 		t->cached[i] = 1;
 		return;
 	}
-	if (p->terms != NULL) {
-		t->got[i] = p->terms;
-		t->len[i] = p->terms_len;
+	if (t->made[i] != NULL) {
+		t->got[i] = t->made[i];
+		t->len[i] = t->made_len[i];
 		return;
 	}
 	quiet = diag_new();
@@ -330,10 +335,11 @@ emit_file(const char *rel, const char *data, size_t n, void *arg)
 		build_siblings(b, path.ptr, data, n, changed);
 	if (rc == 0) {
 		manifest_add(b->manifest, path.ptr, h, 0);
-		b->st->outputs++;
-		b->st->written += changed;
+		/* (the pages are rendered on other threads meanwhile) */
+		__atomic_add_fetch(&b->st->outputs, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&b->st->written, changed, __ATOMIC_RELAXED);
 	} else
-		b->failed = 1;
+		__atomic_store_n(&b->failed, 1, __ATOMIC_RELAXED);
 	buf_release(&path);
 	return rc;
 }
@@ -376,7 +382,8 @@ carry_old(struct build *b, uint64_t fp)
 		    manifest_get(b->old, rel, &ofp, &obase, &found) &&
 		    ofp != 0) {
 			manifest_add(b->manifest, rel, ofp, 0);
-			b->st->outputs++;
+			__atomic_add_fetch(&b->st->outputs, 1,
+			    __ATOMIC_RELAXED);
 		}
 	}
 	return 1;
@@ -397,9 +404,25 @@ terms_key(const struct build *b, int fold)
 	return h;
 }
 
-void
-build_search(struct build *b, size_t threads)
+/* The index, made on a thread of its own while the pages are rendered:
+ * what it reads of the posts is not changed by rendering them, but for
+ * the words a post's HTML made late brings, which it takes as they were
+ * before (a copy). */
+struct search_job {
+	struct build		*b;
+	size_t			 threads;
+	const struct post	**docs;
+	size_t			 n;
+	const char		**made;
+	size_t			*made_len;
+	pthread_t		 tid;
+	int			 started;
+};
+
+static void
+search_run(struct search_job *j)
 {
+	struct build *b = j->b;
 	struct search_index *ix;
 	struct tcache tc;
 	struct texts t;
@@ -407,19 +430,17 @@ build_search(struct build *b, size_t threads)
 	struct buf date = BUF_INIT, url = BUF_INIT;
 	const char **tags = NULL;
 	char *tpath;
-	size_t n, i, k, ntags = 0;
+	size_t n = j->n, i, k, ntags = 0, threads = j->threads;
 	int fold, missed = 0;
 
-	if (!b->c.search)
-		return;
 	fold = search_lang_folds(b->c.site_lang);
-	n = search_docs(b, &t.docs);
+	t.docs = j->docs;
+	t.made = j->made;
+	t.made_len = j->made_len;
 	e.b = b;
 	e.fp = search_fp(b, t.docs, n, fold);
-	if (!b->force && carry_old(b, e.fp)) {
-		free(t.docs);
+	if (!b->force && carry_old(b, e.fp))
 		return;
-	}
 	/* the words of unchanged sources from the cache, even with --force:
 	 * they are a function of the source's bytes, as an image's copies */
 	memset(&tc, 0, sizeof(tc));
@@ -436,9 +457,7 @@ build_search(struct build *b, size_t threads)
 	t.cached = xcalloc(n + 1, 1);
 	for (i = 0; i < n; i++)
 		buf_init(&t.terms[i]);
-	build_trace("search: cache");
 	pool_for(threads, n, text_one, &t);
-	build_trace("search: words");
 	ix = search_index_new(fold);
 	for (i = 0; i < n; i++) {
 		const struct post *p = t.docs[i];
@@ -466,9 +485,7 @@ build_search(struct build *b, size_t threads)
 		d.terms_len = t.len[i];
 		search_index_add(ix, &d);
 	}
-	build_trace("search: index");
 	search_index_write(ix, emit_file, &e);
-	build_trace("search: files");
 	search_index_free(ix);
 	/* saved when a source was read, or one cached is no more */
 	for (i = 0; i < n && !missed; i++)
@@ -482,12 +499,61 @@ build_search(struct build *b, size_t threads)
 	free(t.len);
 	free(t.cached);
 	free(tags);
-	free(t.docs);
 	free(tc.e);
 	buf_release(&tc.file);
 	free(tpath);
 	buf_release(&date);
 	buf_release(&url);
+}
+
+static void *
+search_thread(void *arg)
+{
+	search_run(arg);
+	return NULL;
+}
+
+void
+build_search_start(struct build *b, size_t threads)
+{
+	struct search_job *j;
+	size_t i;
+
+	if (!b->c.search)
+		return;
+	j = xcalloc(1, sizeof(*j));
+	j->b = b;
+	j->threads = threads;
+	j->n = search_docs(b, &j->docs);
+	j->made = xcalloc(j->n + 1, sizeof(*j->made));
+	j->made_len = xcalloc(j->n + 1, sizeof(*j->made_len));
+	for (i = 0; i < j->n; i++) {
+		j->made[i] = j->docs[i]->terms;
+		j->made_len[i] = j->docs[i]->terms_len;
+	}
+	b->search = j;
+	/* on one thread, or if none can be started: here and now */
+	if (threads <= 1 ||
+	    pthread_create(&j->tid, NULL, search_thread, j) != 0)
+		search_run(j);
+	else
+		j->started = 1;
+}
+
+void
+build_search_wait(struct build *b)
+{
+	struct search_job *j = b->search;
+
+	if (j == NULL)
+		return;
+	if (j->started)
+		pthread_join(j->tid, NULL);
+	free(j->docs);
+	free(j->made);
+	free(j->made_len);
+	free(j);
+	b->search = NULL;
 }
 
 /* The script of the search page, as read with the stylesheet: written

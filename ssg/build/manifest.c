@@ -87,6 +87,9 @@ reindex(struct manifest *m)
 {
 	size_t i, h, k;
 
+	/* up to date: nothing written, so threads may look up at once */
+	if (m->indexed == m->n && m->nslots >= (m->n + 1) * 2)
+		return;
 	if (m->nslots < (m->n + 1) * 2) {
 		free(m->slots);
 		m->nslots = 64;
