@@ -21,7 +21,7 @@
 # --quick: 1,000 posts instead of 10,000. --out DIR: the table and all
 # the figures also to DIR/search-STAMP.txt and .json.
 # Environment: BENCH_SEARCH_N (posts), BENCH_SEARCH_QUERY (two words,
-# default "cache typography"), BENCH_REPS (3), SEARCH_RUNS (10),
+# default "cache typography"), BENCH_REPS (5), SEARCH_RUNS (10),
 # BENCH_SEED (42), BENCH_SEARCH_PRECOMPRESS=1 (time the builds with
 # precompress_assets on too, and serve their .gz), PAGEFIND=0 (leave
 # Pagefind out), ZOLA=0 (leave the Zola index out), SSG (bin/ssg), CHROMIUM (/usr/bin/chromium), CC.
@@ -50,7 +50,7 @@ else
 	N=${BENCH_SEARCH_N:-10000}
 fi
 QUERY=${BENCH_SEARCH_QUERY:-cache typography}
-REPS=${BENCH_REPS:-3}
+REPS=${BENCH_REPS:-5}
 SEED=${BENCH_SEED:-42}
 SSG=${SSG:-$ROOT/bin/ssg}
 CC=${CC:-cc}
