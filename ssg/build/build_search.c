@@ -31,7 +31,7 @@
 /* Bumped when the files' form changes, so old ones are made again. */
 #define SEARCH_FORMAT	"search 2"
 /* The cache of the words of each source's body, by its text's hash. */
-#define TERMS_MAGIC	"ssg-search-terms 1\n"
+#define TERMS_MAGIC	"ssg-search-terms 2\n"
 
 /* A body's words as search_terms makes them, cached by the hash of its
  * source (and whether it is HTML): made again only for a source that
@@ -41,10 +41,21 @@ struct tentry {
 	int		 html;
 	const char	*terms;		/* into the loaded file, or own */
 	size_t		 len;
+	int		 fresh;		/* (saving) made this build */
 };
 
+/*
+ * The file: the magic, the key, then entries, each the source's hash (8
+ * bytes), whether it is HTML (1), the words' length (4), the words, and
+ * a hash of all that (8). An edit appends the words it made, so a build
+ * writes kilobytes, not the whole file; an entry cut short (a build
+ * stopped while appending) ends what is read. The file is written whole
+ * again when it would grow past twice the size of what a build uses.
+ */
 struct tcache {
-	struct buf	 file;		/* as loaded */
+	const char	*map;		/* the file, mapped */
+	size_t		 maplen;
+	size_t		 end;		/* of its last whole entry: 0, none */
 	struct tentry	*e;		/* sorted by hash, html */
 	size_t		 n;
 	uint64_t	 key;		/* fold, ssg's version, parsing */
@@ -75,8 +86,8 @@ cmp_tentry(const void *a, const void *b)
 	return x->html - y->html;
 }
 
-/* Reads the cache at path; one that is damaged or of other settings is
- * empty. */
+/* Reads the cache at path; one of other settings is empty, and one that
+ * is damaged holds the entries before the damage. */
 static void
 tcache_load(struct tcache *tc, const char *path)
 {
@@ -85,44 +96,53 @@ tcache_load(struct tcache *tc, const char *path)
 	uint32_t len;
 	size_t cap = 0, ml = strlen(TERMS_MAGIC), i;
 
-	if (fs_read(path, &tc->file) == -1 || tc->file.len < ml + 16 ||
-	    memcmp(tc->file.ptr, TERMS_MAGIC, ml) != 0)
+	if (fs_map(path, &tc->map, &tc->maplen) == -1 || tc->maplen < ml + 8 ||
+	    memcmp(tc->map, TERMS_MAGIC, ml) != 0)
 		return;
-	end = tc->file.ptr + tc->file.len - 8;
-	memcpy(&sum, end, 8);
-	if (hash64(tc->file.ptr, tc->file.len - 8) != sum)
-		return;
-	p = tc->file.ptr + ml;
-	memcpy(&key, p, 8);
+	memcpy(&key, tc->map + ml, 8);
 	if (key != tc->key)
 		return;
-	for (p += 8; p < end; p += len) {
+	end = tc->map + tc->maplen;
+	tc->end = ml + 8;
+	for (p = tc->map + tc->end; (size_t)(end - p) >= 21; p += 21 + len) {
 		struct tentry *e;
 
-		if ((size_t)(end - p) < 13)
-			goto bad;
+		memcpy(&len, p + 9, 4);
+		if ((size_t)(end - p) - 21 < len)
+			break;
+		memcpy(&sum, p + 13 + len, 8);
+		if (hash64(p, 13 + len) != sum)
+			break;
 		xgrow((void **)&tc->e, &cap, tc->n + 1, sizeof(*tc->e));
 		e = &tc->e[tc->n++];
 		memcpy(&e->hash, p, 8);
 		e->html = p[8] != 0;
-		memcpy(&len, p + 9, 4);
-		p += 13;
-		if ((size_t)(end - p) < len)
-			goto bad;
-		e->terms = p;
+		e->terms = p + 13;
 		e->len = len;
+		tc->end = (size_t)(p + 21 + len - tc->map);
 	}
-	/* saved in order: sorted only if it is not */
+	/* written in order, appended to since: sorted if it is not */
 	for (i = 1; i < tc->n; i++)
 		if (cmp_tentry(&tc->e[i - 1], &tc->e[i]) > 0) {
 			xqsort(tc->e, tc->n, sizeof(*tc->e), cmp_tentry);
 			break;
 		}
-	return;
-bad:
-	free(tc->e);
-	tc->e = NULL;
-	tc->n = 0;
+}
+
+static void
+tentry_put(struct buf *out, const struct tentry *e)
+{
+	size_t at = out->len;
+	char html = (char)e->html;
+	uint32_t len = (uint32_t)e->len;
+	uint64_t sum;
+
+	buf_add(out, &e->hash, 8);
+	buf_add(out, &html, 1);
+	buf_add(out, &len, 4);
+	buf_add(out, e->terms, e->len);
+	sum = hash64(out->ptr + at, out->len - at);
+	buf_add(out, &sum, 8);
 }
 
 static const struct tentry *
@@ -136,15 +156,18 @@ tcache_find(const struct tcache *tc, uint64_t hash, int html)
 	    cmp_tentry);
 }
 
-/* Saves the words of this build's documents, each source once. */
+/* Saves the words this build made: appended to the cache as it was
+ * read, or, when it was not read whole or would then be more than twice
+ * the size of what this build uses, the words of this build's documents
+ * written anew, each source once. */
 static void
-tcache_save(const struct texts *t, size_t n, uint64_t key, const char *path)
+tcache_save(const struct texts *t, size_t n, const struct tcache *tc,
+    const char *path)
 {
 	struct buf out = BUF_INIT;
 	struct tentry *e = xcalloc(n + 1, sizeof(*e));
-	uint64_t sum;
-	uint32_t len;
-	size_t i, k = 0, total = strlen(TERMS_MAGIC) + 16;
+	size_t i, k = 0, total = strlen(TERMS_MAGIC) + 8;
+	int whole;
 
 	for (i = 0; i < n; i++) {
 		if (t->got[i] == NULL)
@@ -153,28 +176,33 @@ tcache_save(const struct texts *t, size_t n, uint64_t key, const char *path)
 		e[k].html = t->docs[i]->is_html != 0;
 		e[k].terms = t->got[i];
 		e[k].len = t->len[i];
+		e[k].fresh = !t->cached[i];
 		k++;
 	}
 	xqsort(e, k, sizeof(*e), cmp_tentry);
 	for (i = 0; i < k; i++)
-		total += 13 + e[i].len;
-	buf_grow(&out, total);	/* 13 MB at 10,000 posts: grown once */
-	buf_adds(&out, TERMS_MAGIC);
-	buf_add(&out, &key, 8);
-	for (i = 0; i < k; i++) {
-		char html = (char)e[i].html;
-
-		if (i > 0 && cmp_tentry(&e[i - 1], &e[i]) == 0)
-			continue;
-		len = (uint32_t)e[i].len;
-		buf_add(&out, &e[i].hash, 8);
-		buf_add(&out, &html, 1);
-		buf_add(&out, &len, 4);
-		buf_add(&out, e[i].terms, e[i].len);
+		if (i == 0 || cmp_tentry(&e[i - 1], &e[i]) != 0)
+			total += 21 + e[i].len;
+	if ((whole = tc->end == 0 || tc->end != tc->maplen) == 0) {
+		for (i = 0; i < k; i++)
+			if (e[i].fresh &&
+			    (i == 0 || cmp_tentry(&e[i - 1], &e[i]) != 0))
+				tentry_put(&out, &e[i]);
+		/* not to be more than twice what this build uses */
+		if (tc->maplen + out.len > 2 * total ||
+		    (out.len > 0 && fs_append(path, out.ptr, out.len) == -1))
+			whole = 1;
 	}
-	sum = hash64(out.ptr, out.len);
-	buf_add(&out, &sum, 8);
-	fs_write_cache(path, out.ptr, out.len);
+	if (whole) {
+		buf_clear(&out);
+		buf_grow(&out, total);	/* 13 MB at 10,000 posts */
+		buf_adds(&out, TERMS_MAGIC);
+		buf_add(&out, &tc->key, 8);
+		for (i = 0; i < k; i++)
+			if (i == 0 || cmp_tentry(&e[i - 1], &e[i]) != 0)
+				tentry_put(&out, &e[i]);
+		fs_write_cache(path, out.ptr, out.len);
+	}
 	buf_release(&out);
 	free(e);
 }
@@ -444,7 +472,6 @@ search_run(struct search_job *j)
 	/* the words of unchanged sources from the cache, even with --force:
 	 * they are a function of the source's bytes, as an image's copies */
 	memset(&tc, 0, sizeof(tc));
-	buf_init(&tc.file);
 	tc.key = terms_key(b, fold);
 	tpath = build_path(b, ".ssg-cache/search.bin");
 	tcache_load(&tc, tpath);
@@ -487,11 +514,11 @@ search_run(struct search_job *j)
 	}
 	search_index_write(ix, emit_file, &e);
 	search_index_free(ix);
-	/* saved when a source was read, or one cached is no more */
+	/* saved when words were made, or one cached is no more */
 	for (i = 0; i < n && !missed; i++)
 		missed = t.got[i] != NULL && !t.cached[i];
 	if (missed || tc.n != n)
-		tcache_save(&t, n, tc.key, tpath);
+		tcache_save(&t, n, &tc, tpath);
 	for (i = 0; i < n; i++)
 		buf_release(&t.terms[i]);
 	free(t.terms);
@@ -500,7 +527,7 @@ search_run(struct search_job *j)
 	free(t.cached);
 	free(tags);
 	free(tc.e);
-	buf_release(&tc.file);
+	fs_unmap(tc.map, tc.maplen);
 	free(tpath);
 	buf_release(&date);
 	buf_release(&url);

@@ -371,6 +371,16 @@ fs_write_cache(const char *path, const void *data, size_t n)
 }
 
 int
+fs_append(const char *path, const void *data, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+
+	if (fd == -1)
+		return -1;
+	return close_keep(fd, write_all(fd, data, n));
+}
+
+int
 fs_write_atomic_via(const char *path, const char *tmpdir, const void *data,
     size_t n)
 {

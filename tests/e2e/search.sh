@@ -112,7 +112,11 @@ touch -d '2000-01-01' "$O/search/s/mo.json" "$O/search/s/so.json" \
     "$O/search/d/0.json" "$O/search/d/1.json" "$O/search/d/2.json" \
     "$O/search/len.json"
 sed -i 's/Lighthouse keepers/Harbourmasters/' "$S/posts/tide.md"
+bin="$S/.ssg-cache/search.bin"
+ino=$(stat -c %i "$bin") size=$(stat -c %s "$bin")
 "$SSG" build -C "$S" -q
+check "the cache of words: the edit's words appended, not the file written again" \
+    test "$(stat -c %i "$bin")" = "$ino" -a "$(stat -c %s "$bin")" -gt "$size"
 old() { test "$(stat -c %Y "$1")" -lt 1000000000; }
 declare_old() { echo 'old() { test "$(stat -c %Y "$1")" -lt 1000000000; };'; }
 check "a new word is found" test "$(first harbourmasters)" = "Tide tables for sailors"
@@ -197,6 +201,37 @@ rm -rf "$O/search"
 "$SSG" build -C "$S" -q
 check "and the same from the sources read again for their words" diff -r "$T/inc" "$O/search"
 rm -rf "$T/inc"
+
+# a byte of the cache of words changed: that entry is not taken
+cp -R "$O/search" "$T/clean"
+size=$(stat -c %s "$bin")
+printf 'Z' | dd of="$bin" bs=1 seek=$((size - 10)) conv=notrunc 2>/dev/null
+"$SSG" build -C "$S" -q --force
+check "a damaged entry of the cache of words is not taken" diff -r "$T/clean" "$O/search"
+rm -rf "$T/clean"
+
+# the cache of words cut short (a build stopped while appending to it):
+# what is whole is used, and it is written whole again; after many
+# edits, more of it unused than used, it is written again, smaller
+size=$(stat -c %s "$bin")
+truncate -s $((size - 5)) "$bin"
+"$SSG" build -C "$S" -q --force
+check "a cut cache of words: the build is as before" sh -c \
+    "'$SSG' search -C '$S' harbourmasters | grep -q 'Tide tables'"
+check "a cut cache of words is written whole again" test "$(stat -c %s "$bin")" -ge "$size"
+ino=$(stat -c %i "$bin") size=$(stat -c %s "$bin") grew=0 again=0
+i=0
+while [ $i -lt 40 ]; do
+	echo "Edit $i of many, zq$i." >>"$S/posts/moon.md"
+	"$SSG" build -C "$S" -q
+	[ "$(stat -c %i "$bin")" = "$ino" ] || again=$((again + 1))
+	ino=$(stat -c %i "$bin")
+	i=$((i + 1))
+done
+check "many edits: the cache is written whole again ($again times)" test "$again" -ge 1
+check "many edits: the cache stays under three times its size" \
+    test "$(stat -c %s "$bin")" -lt $((3 * size))
+check "many edits: the last edit's words are found" sh -c "'$SSG' search -C '$S' zq39 | grep -q moon"
 
 # an installation without the search script: said, and the build fails
 mkdir -p "$T/data"
