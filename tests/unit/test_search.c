@@ -372,7 +372,8 @@ test_title_weight(void)
 	search_index_write(ix, put, &f);
 	search_index_free(ix);
 	is_found(&f, "harbour", "/harbour/ /quay/");
-	is_found(&f, "rest", "/quay/ /harbour/ /fields/");
+	/* equal scores: the later document (the newer post) first */
+	is_found(&f, "rest", "/fields/ /harbour/ /quay/");
 	files_release(&f);
 }
 
@@ -449,7 +450,8 @@ test_pages(void)
 	search_query("common", 3, get, &f, &r, &err);
 	OK(r.status == SEARCH_OK && r.total == 100 && r.nhits == 3,
 	    "100 found, 3 shown (%zu, %zu)", r.total, r.nhits);
-	IS_STR(r.nhits == 3 ? r.hits[0].url : "", "/p90/", "the best first");
+	/* p90 to p99 score the same: the latest first */
+	IS_STR(r.nhits == 3 ? r.hits[0].url : "", "/p99/", "the best first");
 	IS_INT(f.pages, 1, "only the page of the hits shown is read");
 	search_result_release(&r);
 	f.pages = 0;
@@ -532,7 +534,7 @@ test_kept_index(void)
 	search_index_free(ix);
 	is_found(&f, "får", "/sheep/");
 	is_found(&f, "FAR", "/father/");
-	is_found(&f, "och", "/sheep/ /father/");
+	is_found(&f, "och", "/father/ /sheep/");
 	files_release(&f);
 }
 
