@@ -6,7 +6,16 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SSG=${SSG:-"$ROOT/bin/ssg"}
 
 pass() { PASSED=$((PASSED + 1)); }
-fail() { FAILED=$((FAILED + 1)); printf 'FAIL %s: %s\n' "${0##*/}" "$*" >&2; }
+fail() {
+	FAILED=$((FAILED + 1))
+	printf 'FAIL %s: %s\n' "${0##*/}" "$*" >&2
+	# Under make mutate the first failure is enough (the tests' EXIT
+	# traps clean up).
+	if [ -n "${MUTATE_FAIL_FAST:-}" ]; then
+		summary
+		exit 1
+	fi
+}
 check() {
 	# check "description" command...
 	desc=$1; shift
