@@ -13,17 +13,17 @@
 #include "mem.h"
 #include "searchword.h"
 
-/* A document in a word's postings: x is 2 tf + (in the title). */
-struct posting {
-	uint32_t	 doc, x;
-};
-
-/* A word of the index and the documents that hold it, by number. */
+/* A word of the index and the documents that hold it, by number: each
+ * a pair of LEB128 numbers, the document's number less the one before
+ * and 2 tf + (in the title), as the shard writes them. Mostly a byte
+ * each: a quarter of the memory of two 32-bit numbers, and memory is
+ * what an index of 1.5 million postings costs most. */
 struct term {
 	char		*word;
 	uint64_t	 h;		/* hash64 of the word */
-	struct posting	*p;
-	size_t		 n, cap;
+	unsigned char	*p;
+	size_t		 len, cap;	/* of p, in bytes */
+	uint32_t	 last;		/* the last document's number */
 };
 
 struct sdoc {
@@ -98,6 +98,19 @@ count_init(struct counter *k)
 {
 	memset(k, 0, sizeof(*k));
 	buf_init(&k->text);
+}
+
+/* Room for about a body's words (a post has some hundreds), so that
+ * most are counted without the table growing. */
+static void
+count_init_body(struct counter *k)
+{
+	count_init(k);
+	k->nslots = 1024;
+	k->slot = xcalloc(k->nslots, sizeof(*k->slot));
+	k->cap = 256;
+	k->c = xcalloc(k->cap, sizeof(*k->c));
+	buf_grow(&k->text, 4096);
 }
 
 static void
@@ -191,7 +204,7 @@ search_terms(const char *s, size_t n, int fold, struct buf *out)
 {
 	struct counter k;
 
-	count_init(&k);
+	count_init_body(&k);
 	search_words(s, n, fold, count_add, &k);
 	count_out(&k, out);
 	count_release(&k);
@@ -243,16 +256,46 @@ intern(struct search_index *ix, const char *w, size_t len, uint64_t h)
 	return &ix->terms[ix->nterms - 1];
 }
 
+static unsigned char *
+leb128_put(unsigned char *q, uint64_t v)
+{
+	while (v >= 0x80) {
+		*q++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*q++ = (unsigned char)v;
+	return q;
+}
+
+static const unsigned char *
+leb128_get(const unsigned char *q, uint64_t *v)
+{
+	uint64_t x = 0;
+	int shift = 0;
+
+	do
+		x |= (uint64_t)(*q & 0x7f) << shift, shift += 7;
+	while (*q++ & 0x80);
+	*v = x;
+	return q;
+}
+
 static void
 post(struct search_index *ix, const char *w, size_t len, uint64_t h,
     size_t tf, int title)
 {
 	struct term *t = intern(ix, w, len, h);
+	unsigned char *q;
 
-	xgrow((void **)&t->p, &t->cap, t->n + 1, sizeof(*t->p));
-	t->p[t->n].doc = (uint32_t)ix->ndocs;
-	t->p[t->n].x = (uint32_t)(tf * 2 + (title != 0));
-	t->n++;
+	/* two numbers of at most 10 bytes each */
+	if (t->cap - t->len < 20) {
+		t->cap = t->cap ? t->cap * 2 : 16;
+		t->p = xrealloc(t->p, t->cap);
+	}
+	q = leb128_put(t->p + t->len, (uint32_t)ix->ndocs - t->last);
+	q = leb128_put(q, (uint64_t)tf * 2 + (title != 0));
+	t->len = (size_t)(q - t->p);
+	t->last = (uint32_t)ix->ndocs;
 	ix->docs[ix->ndocs].len += tf;
 	ix->words += tf;
 }
@@ -373,8 +416,9 @@ write_shards(struct search_index *ix, struct buf *names, emit_fn emit,
 	struct buf shard = BUF_INIT, name = BUF_INIT, next = BUF_INIT,
 	    rel = BUF_INIT;
 	size_t *order = xcalloc(ix->nterms + 1, sizeof(*order));
-	size_t i, j, k, nshards = 0;
-	uint32_t last;
+	const unsigned char *q, *end;
+	size_t i, j, nshards = 0;
+	uint64_t v;
 	int rc = 0;
 
 	for (i = 0; i < ix->nterms; i++)
@@ -400,13 +444,14 @@ write_shards(struct search_index *ix, struct buf *names, emit_fn emit,
 			}
 			json_str(&shard, t->word);
 			buf_adds(&shard, ":[");
-			for (k = 0, last = 0; k < t->n; k++) {
-				if (k > 0)
+			for (q = t->p, end = t->p + t->len; q < end;) {
+				if (q > t->p)
 					buf_addc(&shard, ',');
-				buf_add_u64(&shard, t->p[k].doc - last);
+				q = leb128_get(q, &v);
+				buf_add_u64(&shard, v);
 				buf_addc(&shard, ',');
-				buf_add_u64(&shard, t->p[k].x);
-				last = t->p[k].doc;
+				q = leb128_get(q, &v);
+				buf_add_u64(&shard, v);
 			}
 			buf_addc(&shard, ']');
 		}
@@ -575,7 +620,7 @@ search_doc_terms(void *doc, int fold, struct buf *out)
 	struct search_wordsplit ws;
 	struct counter k;
 
-	count_init(&k);
+	count_init_body(&k);
 	search_words_init(&ws, fold, count_add, &k);
 	tree_walk(doc, words_piece, words_break, &ws);
 	search_words_break(&ws);

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/uio.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -296,6 +297,36 @@ write_all(int fd, const char *data, size_t n)
 	return 0;
 }
 
+/* write_all for pieces, 256 a call (IOV_MAX is at least 1024); iov is
+ * not changed. */
+static int
+writev_all(int fd, const struct iovec *iov, size_t n)
+{
+	struct iovec v[256];
+	size_t i = 0, k, skip = 0;	/* bytes of iov[i] written */
+	ssize_t w;
+
+	while (i < n) {
+		for (k = 0; k < 256 && i + k < n; k++)
+			v[k] = iov[i + k];
+		v[0].iov_base = (char *)v[0].iov_base + skip;
+		v[0].iov_len -= skip;
+		if ((w = writev(fd, v, (int)k)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		/* past the pieces written whole */
+		while (i < n && (size_t)w >= iov[i].iov_len - skip) {
+			w -= (ssize_t)(iov[i].iov_len - skip);
+			skip = 0;
+			i++;
+		}
+		skip += (size_t)w;
+	}
+	return 0;
+}
+
 /* A name beside path (or in tmpdir) that no other writer (thread or
  * process) uses. */
 static char *
@@ -320,7 +351,8 @@ fs_write_atomic(const char *path, const void *data, size_t n)
 	return fs_write_atomic_via(path, NULL, data, n);
 }
 
-static int	write_new(const char *, const char *, const void *, size_t, int);
+static int	write_new(const char *, const char *, const struct iovec *, size_t,
+		    int);
 
 /* Makes the folder of path (borrowed, restored) if it is missing. */
 static void
@@ -367,7 +399,15 @@ fs_write_excl(char *path, const void *data, size_t n, int dir_there)
 int
 fs_write_cache(const char *path, const void *data, size_t n)
 {
-	return write_new(path, NULL, data, n, 1);
+	struct iovec v = { (void *)data, n };
+
+	return write_new(path, NULL, &v, 1, 1);
+}
+
+int
+fs_write_cache_v(const char *path, const struct iovec *iov, size_t n)
+{
+	return write_new(path, NULL, iov, n, 1);
 }
 
 int
@@ -384,12 +424,14 @@ int
 fs_write_atomic_via(const char *path, const char *tmpdir, const void *data,
     size_t n)
 {
-	return write_new(path, tmpdir, data, n, 0);
+	struct iovec v = { (void *)data, n };
+
+	return write_new(path, tmpdir, &v, 1, 0);
 }
 
 static int
-write_new(const char *path, const char *tmpdir, const void *data, size_t n,
-    int drop_old)
+write_new(const char *path, const char *tmpdir, const struct iovec *iov,
+    size_t niov, int drop_old)
 {
 	char *tmp;
 	int fd, saved, publish = tmpdir != NULL;	/* an output */
@@ -407,7 +449,7 @@ write_new(const char *path, const char *tmpdir, const void *data, size_t n,
 	if (fd == -1)
 		goto fail;
 	if ((publish && umask_takes(0644) && fchmod(fd, 0644) == -1) ||
-	    write_all(fd, data, n) == -1 || close(fd) == -1) {
+	    writev_all(fd, iov, niov) == -1 || close(fd) == -1) {
 		saved = errno;
 		close(fd);
 		unlink(tmp);

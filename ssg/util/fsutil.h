@@ -48,6 +48,10 @@ int	fs_write_excl(char *path, const void *data, size_t n, int dir_there);
 /* The same for a cache file, which may instead be briefly absent: the old
  * file is removed just before the new one takes its name (no flush). */
 int	fs_write_cache(const char *path, const void *data, size_t n);
+/* The same, written from n pieces (a large cache without a copy of it
+ * whole in memory). */
+struct iovec;
+int	fs_write_cache_v(const char *path, const struct iovec *iov, size_t n);
 /* Appends data[0..n) to the file at path, which must be there; for a
  * cache whose entries carry their own check (one cut short is seen). */
 int	fs_append(const char *path, const void *data, size_t n);

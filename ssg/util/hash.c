@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#define XXH_STATIC_LINKING_ONLY	/* XXH3_state_t, to keep one on the stack */
 #include <xxhash.h>
 
 #include "buf.h"
@@ -10,6 +11,17 @@ uint64_t
 hash64(const void *data, size_t n)
 {
 	return (uint64_t)XXH3_64bits(data, n);
+}
+
+uint64_t
+hash64_two(const void *a, size_t na, const void *b, size_t nb)
+{
+	XXH3_state_t st;
+
+	XXH3_64bits_reset(&st);
+	XXH3_64bits_update(&st, a, na);
+	XXH3_64bits_update(&st, b, nb);
+	return (uint64_t)XXH3_64bits_digest(&st);
 }
 
 /* By hand, not with printf: the build's lists write one per file, and

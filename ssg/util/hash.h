@@ -6,6 +6,8 @@
 
 /* A fast 64-bit content hash (xxHash XXH3); not for security. */
 uint64_t	hash64(const void *data, size_t n);
+/* hash64 of a's bytes then b's, without joining them. */
+uint64_t	hash64_two(const void *a, size_t na, const void *b, size_t nb);
 /* Appends 16 lowercase hex digits of h to out[17] (NUL-terminated). */
 void		hash_hex(uint64_t h, char out[17]);
 

@@ -1,5 +1,7 @@
 #include "mem.h"
 
+#include <sys/mman.h>
+
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,17 +82,29 @@ xgrow(void **p, size_t *cap, size_t need, size_t sz)
 	*cap = ncap;
 }
 
-#define ARENA_BLOCK (64 * 1024)
+/*
+ * An arena's blocks grow from 64 KB to 2 MB, each twice the one before:
+ * a small arena stays small, and a large one (a build's posts, 100 MB at
+ * 10,000) is made of blocks of one huge page each. Those are aligned and
+ * marked for the kernel's transparent huge pages, where it has them
+ * (Linux's MADV_HUGEPAGE; FreeBSD promotes to superpages by itself): one
+ * fault per 2 MB instead of one per 4 KB, which is much of a large
+ * build's time in a virtual machine.
+ */
+#define ARENA_BLOCK	(64 * 1024)
+#define ARENA_HUGE	(2 * 1024 * 1024)
 
 struct arena_block {
 	struct arena_block *next;
 	size_t used, size;
+	int mapped;		/* a huge page of its own (munmap) */
 	max_align_t data[];
 };
 
 struct arena {
 	pthread_mutex_t lock;
 	struct arena_block *head;
+	size_t next;		/* the size of the next block */
 };
 
 struct arena *
@@ -99,7 +113,17 @@ arena_new(void)
 	struct arena *a = xcalloc(1, sizeof(*a));
 
 	pthread_mutex_init(&a->lock, NULL);
+	a->next = ARENA_BLOCK;
 	return a;
+}
+
+static void
+block_free(struct arena_block *b)
+{
+	if (b->mapped)
+		munmap(b, ARENA_HUGE);
+	else
+		free(b);
 }
 
 void
@@ -111,10 +135,56 @@ arena_free(struct arena *a)
 		return;
 	for (b = a->head; b != NULL; b = next) {
 		next = b->next;
-		free(b);
+		block_free(b);
 	}
 	pthread_mutex_destroy(&a->lock);
 	free(a);
+}
+
+/* A block of one huge page, aligned to its size, or NULL. */
+static struct arena_block *
+block_huge(void)
+{
+	char *m, *at;
+	size_t lead;
+
+	m = mmap(NULL, 2 * ARENA_HUGE, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	at = (char *)(((uintptr_t)m + ARENA_HUGE - 1) &
+	    ~(uintptr_t)(ARENA_HUGE - 1));
+	lead = (size_t)(at - m);
+	if (lead > 0)
+		munmap(m, lead);
+	munmap(at + ARENA_HUGE, ARENA_HUGE - lead);
+#ifdef MADV_HUGEPAGE
+	madvise(at, ARENA_HUGE, MADV_HUGEPAGE);
+#endif
+	return (struct arena_block *)(void *)at;
+}
+
+static struct arena_block *
+block_new(struct arena *a, size_t n)
+{
+	struct arena_block *b = NULL;
+	size_t size = a->next - sizeof(*b);
+
+	if (n > size)
+		size = n;
+	else if (a->next == ARENA_HUGE)
+		b = block_huge();
+	else
+		a->next *= 2;
+	if (b != NULL)
+		b->mapped = 1;
+	else {
+		b = xmalloc(sizeof(*b) + size);
+		b->mapped = 0;
+	}
+	b->used = 0;
+	b->size = size;
+	return b;
 }
 
 /* Aligned memory of the arena, as it is. */
@@ -122,20 +192,17 @@ static void *
 arena_raw(struct arena *a, size_t n)
 {
 	struct arena_block *b;
-	size_t align = sizeof(max_align_t), size;
+	size_t align = _Alignof(max_align_t);
 	void *p;
 
 	n = (n + align - 1) / align * align;
 	pthread_mutex_lock(&a->lock);
 	b = a->head;
 	if (b == NULL || b->size - b->used < n) {
-		size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-		b = xmalloc(sizeof(*b) + size);
-		b->used = 0;
-		b->size = size;
+		b = block_new(a, n);
 		/* A big one-off block goes behind the current one so its
 		 * free space is not wasted. */
-		if (a->head != NULL && n > ARENA_BLOCK) {
+		if (a->head != NULL && b->size == n && n > ARENA_BLOCK) {
 			b->next = a->head->next;
 			a->head->next = b;
 		} else {

@@ -78,10 +78,28 @@ main(void)
 		if (i == 4999)
 			IS_STR(p, "arena string", "arena copies");
 	}
-	OK(((uintptr_t)arena_alloc(a, 3) % sizeof(max_align_t)) == 0,
+	OK(((uintptr_t)arena_alloc(a, 3) % _Alignof(max_align_t)) == 0,
 	    "arena memory is aligned");
 	OK(arena_alloc(a, 1 << 20) != NULL, "arena serves blocks larger than its chunk");
 	arena_free(a);
+
+	/* past the blocks of one huge page: 6 MB in pieces, each kept */
+	{
+		char *piece[1536];
+		int bad = 0, k;
+
+		a = arena_new();
+		for (k = 0; k < 1536; k++) {
+			piece[k] = arena_alloc(a, 4000);
+			memset(piece[k], 'a' + k % 26, 4000);
+		}
+		for (k = 0; k < 1536; k++)
+			bad += piece[k][0] != 'a' + k % 26 ||
+			    piece[k][3999] != 'a' + k % 26 ||
+			    (uintptr_t)piece[k] % _Alignof(max_align_t) != 0;
+		IS_INT(bad, 0, "6 MB of arena pieces keep their bytes");
+		arena_free(a);
+	}
 	arena_free(NULL);
 	return tap_done();
 }
