@@ -268,10 +268,11 @@ date_of(struct buf *out, const struct post *p)
 }
 
 static void
-hash_text(struct buf *k, const char *s)
+hash_text(struct hash_stream *k, const char *s)
 {
-	buf_adds(k, s != NULL ? s : "");
-	buf_addc(k, '\0');
+	if (s == NULL)
+		s = "";
+	hash_stream_add(k, s, strlen(s) + 1);
 }
 
 /* A hash of all the index shows: when it is the last build's, and its
@@ -280,32 +281,32 @@ static uint64_t
 search_fp(const struct build *b, const struct post **docs, size_t n,
     int fold)
 {
-	struct buf k = BUF_INIT, d = BUF_INIT;
+	struct hash_stream *k = hash_stream_new();
+	struct buf d = BUF_INIT;
 	uint64_t fp;
 	size_t i, t;
 
 	/* the form of the files, as this ssg writes them */
-	buf_printf(&k, "%s %d %d", SEARCH_FORMAT, SEARCH_INDEX_VERSION,
+	buf_printf(&d, "%s %d %d", SEARCH_FORMAT, SEARCH_INDEX_VERSION,
 	    SEARCH_DOCS_PER_PAGE);
-	buf_addc(&k, '\0');
-	buf_addc(&k, fold ? 'f' : 'k');
-	hash_text(&k, config_base_path(&b->c));
+	hash_text(k, d.ptr);
+	hash_stream_add(k, fold ? "f" : "k", 1);
+	hash_text(k, config_base_path(&b->c));
 	for (i = 0; i < n; i++) {
 		const struct post *p = docs[i];
 
-		hash_text(&k, p->url);
-		hash_text(&k, p->title);
-		hash_text(&k, p->excerpt);
-		hash_text(&k, p->description);
+		hash_text(k, p->url);
+		hash_text(k, p->title);
+		hash_text(k, p->excerpt);
+		hash_text(k, p->description);
 		buf_clear(&d);
 		date_of(&d, p);
-		hash_text(&k, d.ptr);
+		hash_text(k, d.ptr);
 		for (t = 0; t < p->ntags; t++)
-			hash_text(&k, p->tags[t].name);
-		buf_add(&k, &p->text_hash, sizeof(p->text_hash));
+			hash_text(k, p->tags[t].name);
+		hash_stream_add(k, &p->text_hash, sizeof(p->text_hash));
 	}
-	fp = hash64(k.ptr, k.len);
-	buf_release(&k);
+	fp = hash_stream_end(k);
 	buf_release(&d);
 	return fp != 0 ? fp : 1;	/* 0 marks a file copied as it is */
 }
@@ -394,8 +395,14 @@ emit_file(const char *rel, const char *data, size_t n, void *arg)
 	if (!man && !b->force && manifest_get(b->old, path.ptr, &ofp, &obase,
 	    &found) && ofp == h && found == MANIFEST_FOUND)
 		;	/* as it was */
-	else if ((rc = output_write(b->out_dir, path.ptr, data, n, &changed,
-	    b->d)) == 0)
+	else if (b->fresh) {
+		/* nothing there to compare with; the folders are made once,
+		 * by the first file in each */
+		if ((rc = output_create(b->out_dir, path.ptr, data, n, 1,
+		    b->d)) == 0)
+			build_siblings(b, path.ptr, data, n, changed = 1);
+	} else if ((rc = output_write(b->out_dir, path.ptr, data, n,
+	    &changed, b->d)) == 0)
 		build_siblings(b, path.ptr, data, n, changed);
 	if (rc == 0) {
 		manifest_add(b->manifest, path.ptr, h, 0);

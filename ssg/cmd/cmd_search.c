@@ -35,8 +35,9 @@ static const char search_usage[] =
     "  -h, --help           this help\n";
 
 static void
-print_word(const char *w, size_t len, void *arg)
+print_word(const char *w, size_t len, uint64_t h, void *arg)
 {
+	(void)h;
 	(void)arg;
 	printf("%.*s\n", (int)len, w);
 }

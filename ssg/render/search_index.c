@@ -8,21 +8,30 @@
 
 #include "buf.h"
 #include "escape.h"
-#include "hash.h"
 #include "markdown.h"
 #include "mem.h"
 #include "searchword.h"
 
-/* A word of the index and the documents that hold it, by number: each
- * a pair of LEB128 numbers, the document's number less the one before
- * and 2 tf + (in the title), as the shard writes them. Mostly a byte
- * each: a quarter of the memory of two 32-bit numbers, and memory is
- * what an index of 1.5 million postings costs most. */
+/*
+ * A word of the index and the documents that hold it, by number: each a
+ * pair of LEB128 numbers, the document's number less the one before and
+ * 2 tf + (in the title), as the shard writes them. Mostly a byte each: a
+ * quarter of the memory of two 32-bit numbers. They are kept in chunks
+ * from the index's arena, each twice the one before, so that none is
+ * copied as it grows; memory, not arithmetic, is what an index of 1.5
+ * million postings costs most.
+ */
+struct pchunk {
+	struct pchunk	*next;
+	uint32_t	 len, cap;
+	unsigned char	 b[];
+};
+
 struct term {
-	char		*word;
-	uint64_t	 h;		/* hash64 of the word */
-	unsigned char	*p;
-	size_t		 len, cap;	/* of p, in bytes */
+	char		*word;		/* in the arena */
+	uint64_t	 h;		/* search_word_hash of the word */
+	size_t		 wlen;
+	struct pchunk	*head, *tail;
 	uint32_t	 last;		/* the last document's number */
 };
 
@@ -41,6 +50,7 @@ struct search_index {
 	size_t		 nslots;
 	uint64_t	 words;
 	int		 fold;
+	struct arena	*a;		/* the words and their postings */
 };
 
 struct search_index *
@@ -49,6 +59,7 @@ search_index_new(int fold)
 	struct search_index *ix = xcalloc(1, sizeof(*ix));
 
 	ix->fold = fold != 0;
+	ix->a = arena_new();
 	return ix;
 }
 
@@ -65,27 +76,27 @@ search_index_free(struct search_index *ix)
 		free(ix->docs[i].date);
 		free(ix->docs[i].excerpt);
 	}
-	for (i = 0; i < ix->nterms; i++) {
-		free(ix->terms[i].word);
-		free(ix->terms[i].p);
-	}
 	free(ix->docs);
 	free(ix->terms);
 	free(ix->slot);
+	arena_free(ix->a);
 	free(ix);
 }
 
 /* A text's distinct words and how often each comes, counted in a hash
  * table as they come, in the order they first come. */
 struct wcount {
-	size_t		 off, len, n;
 	uint64_t	 h;
+	uint32_t	 off, n;	/* in text; how often */
+	unsigned char	 len;		/* at most SEARCH_WORD_MAX */
 	unsigned char	 title;		/* one of them in a title */
 	unsigned char	 used;		/* (search_index_add) */
 };
 
 struct counter {
-	struct buf	 text;		/* the distinct words, each NUL-ended */
+	struct buf	 text;		/* the distinct words, each followed by
+					 * zeros to a multiple of 8 bytes, as
+					 * search_words gives them */
 	struct wcount	*c;
 	size_t		 n, cap;
 	uint32_t	*slot;		/* c's index + 1; 0 free */
@@ -137,10 +148,28 @@ count_rehash(struct counter *k)
 	}
 }
 
-/* w's entry, or NULL with *at its free slot; h is hash64(w, len). */
+/* 1 if the words a and b, len bytes and zeros to a multiple of 8, are
+ * the same: compared 8 bytes at a time. */
+static int
+same_padded(const char *a, const char *b, size_t len)
+{
+	uint64_t x, y;
+	size_t i;
+
+	for (i = 0; i < len; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return 0;
+	}
+	return 1;
+}
+
+/* w's entry, or NULL with *at its free slot; h is search_word_hash. w
+ * is padded as search_words gives it, or not. */
 static struct wcount *
 count_find(const struct counter *k, const char *w, size_t len, uint64_t h,
-    size_t *at)
+    int padded, size_t *at)
 {
 	size_t i;
 	uint32_t t;
@@ -151,8 +180,9 @@ count_find(const struct counter *k, const char *w, size_t len, uint64_t h,
 	    i = (i + 1) & (k->nslots - 1)) {
 		struct wcount *c = &k->c[t - 1];
 
-		if (c->h == h && c->len == len &&
-		    memcmp(k->text.ptr + c->off, w, len) == 0)
+		if (c->h == h && c->len == len && (padded ?
+		    same_padded(k->text.ptr + c->off, w, len) :
+		    memcmp(k->text.ptr + c->off, w, len) == 0))
 			return c;
 	}
 	*at = i;
@@ -160,25 +190,24 @@ count_find(const struct counter *k, const char *w, size_t len, uint64_t h,
 }
 
 static void
-count_add(const char *w, size_t len, void *arg)
+count_add(const char *w, size_t len, uint64_t h, void *arg)
 {
 	struct counter *k = arg;
-	uint64_t h = hash64(w, len);
 	struct wcount *c;
 	size_t i = 0;
 
 	if (2 * (k->n + 1) > k->nslots)
 		count_rehash(k);
-	if ((c = count_find(k, w, len, h, &i)) == NULL) {
+	if ((c = count_find(k, w, len, h, 1, &i)) == NULL) {
 		xgrow((void **)&k->c, &k->cap, k->n + 1, sizeof(*k->c));
 		c = &k->c[k->n];
 		memset(c, 0, sizeof(*c));
-		c->off = k->text.len;
-		c->len = len;
+		c->off = (uint32_t)k->text.len;
+		c->len = (unsigned char)len;
 		c->h = h;
 		k->slot[i] = (uint32_t)++k->n;
-		buf_add(&k->text, w, len);
-		buf_addc(&k->text, '\0');
+		/* the word, its NUL and the zeros to 8 bytes after it */
+		buf_add(&k->text, w, (len / 8 + 1) * 8);
 	}
 	c->n++;
 	c->title |= k->in_title != 0;
@@ -189,14 +218,27 @@ static void
 count_out(const struct counter *k, struct buf *out)
 {
 	size_t i;
+	char *q, d[10], *e;
+	uint32_t v;
 
-	buf_grow(out, k->text.len + 4 * k->n);
+	/* each word, a tab, at most 10 digits and a newline */
+	buf_grow(out, k->text.len + 11 * k->n);
+	q = out->ptr + out->len;
 	for (i = 0; i < k->n; i++) {
-		buf_add(out, k->text.ptr + k->c[i].off, k->c[i].len);
-		buf_addc(out, '\t');
-		buf_add_u64(out, k->c[i].n);
-		buf_addc(out, '\n');
+		memcpy(q, k->text.ptr + k->c[i].off, k->c[i].len);
+		q += k->c[i].len;
+		*q++ = '\t';
+		e = d + sizeof(d);
+		v = k->c[i].n;
+		do
+			*--e = (char)('0' + v % 10);
+		while ((v /= 10) != 0);
+		memcpy(q, e, (size_t)(d + sizeof(d) - e));
+		q += d + sizeof(d) - e;
+		*q++ = '\n';
 	}
+	*q = '\0';
+	out->len = (size_t)(q - out->ptr);
 }
 
 void
@@ -243,14 +285,15 @@ intern(struct search_index *ix, const char *w, size_t len, uint64_t h)
 		if (v >> 32 << 32 != hi)
 			continue;
 		t = (uint32_t)v;
-		if (strncmp(ix->terms[t - 1].word, w, len) == 0 &&
-		    ix->terms[t - 1].word[len] == '\0')
+		if (ix->terms[t - 1].wlen == len &&
+		    memcmp(ix->terms[t - 1].word, w, len) == 0)
 			return &ix->terms[t - 1];
 	}
 	xgrow((void **)&ix->terms, &ix->capterms, ix->nterms + 1,
 	    sizeof(*ix->terms));
 	memset(&ix->terms[ix->nterms], 0, sizeof(*ix->terms));
-	ix->terms[ix->nterms].word = xstrndup(w, len);
+	ix->terms[ix->nterms].word = arena_strndup(ix->a, w, len);
+	ix->terms[ix->nterms].wlen = len;
 	ix->terms[ix->nterms].h = h;
 	ix->slot[i] = hi | (uint32_t)++ix->nterms;
 	return &ix->terms[ix->nterms - 1];
@@ -285,16 +328,27 @@ post(struct search_index *ix, const char *w, size_t len, uint64_t h,
     size_t tf, int title)
 {
 	struct term *t = intern(ix, w, len, h);
+	struct pchunk *c = t->tail;
 	unsigned char *q;
 
 	/* two numbers of at most 10 bytes each */
-	if (t->cap - t->len < 20) {
-		t->cap = t->cap ? t->cap * 2 : 16;
-		t->p = xrealloc(t->p, t->cap);
+	if (c == NULL || c->cap - c->len < 20) {
+		uint32_t cap = c == NULL ? 32 : c->cap < 32768 ? c->cap * 2 :
+		    c->cap;
+		struct pchunk *n = arena_alloc_raw(ix->a, sizeof(*n) + cap);
+
+		n->next = NULL;
+		n->len = 0;
+		n->cap = cap;
+		if (c == NULL)
+			t->head = n;
+		else
+			c->next = n;
+		t->tail = c = n;
 	}
-	q = leb128_put(t->p + t->len, (uint32_t)ix->ndocs - t->last);
+	q = leb128_put(c->b + c->len, (uint32_t)ix->ndocs - t->last);
 	q = leb128_put(q, (uint64_t)tf * 2 + (title != 0));
-	t->len = (size_t)(q - t->p);
+	c->len = (uint32_t)(q - c->b);
 	t->last = (uint32_t)ix->ndocs;
 	ix->docs[ix->ndocs].len += tf;
 	ix->words += tf;
@@ -329,6 +383,7 @@ search_index_add(struct search_index *ix, const struct search_doc *d)
 	struct buf own = BUF_INIT;
 	const char *terms = d->terms, *tp, *tend, *w;
 	size_t i, tlen = d->terms_len, len, tf, at;
+	uint64_t seen = 0;	/* a bit for each of the meta words' hashes */
 	struct sdoc *sd;
 
 	/* the title's, tags' and description's words */
@@ -364,10 +419,16 @@ search_index_add(struct search_index *ix, const struct search_doc *d)
 	 * title, tags and description it shares, then theirs alone */
 	tp = terms;
 	tend = terms + tlen;
+	for (i = 0; i < meta.n; i++)
+		seen |= 1ULL << (meta.c[i].h >> 58);
 	while (next_term(&tp, tend, &w, &len, &tf)) {
-		uint64_t h = hash64(w, len);
-		struct wcount *c = count_find(&meta, w, len, h, &at);
+		uint64_t h = search_word_hash(w, len);
+		struct wcount *c = NULL;
 		int title = 0;
+
+		/* most of a body's words are not its title's or tags' */
+		if (seen >> (h >> 58) & 1)
+			c = count_find(&meta, w, len, h, 0, &at);
 
 		if (c != NULL) {
 			tf += c->n;
@@ -405,6 +466,37 @@ cmp_term(const void *a, const void *b)
 	    sort_ix->terms[*(const size_t *)b].word);
 }
 
+/* A term's postings as the shard has them, numbers and commas: made
+ * in place, as they are most of the index's bytes. */
+static void
+put_postings(struct buf *b, const struct term *t)
+{
+	const struct pchunk *c;
+	const unsigned char *q, *end;
+	char *o, d[20], *e;
+	uint64_t v;
+
+	for (c = t->head; c != NULL; c = c->next) {
+		/* a number of k LEB128 bytes has at most 3 k digits */
+		buf_grow(b, 4 * (size_t)c->len);
+		o = b->ptr + b->len;
+		for (q = c->b, end = c->b + c->len; q < end;) {
+			q = leb128_get(q, &v);
+			e = d + sizeof(d);
+			do
+				*--e = (char)('0' + v % 10);
+			while ((v /= 10) != 0);
+			memcpy(o, e, (size_t)(d + sizeof(d) - e));
+			o += d + sizeof(d) - e;
+			*o++ = ',';
+		}
+		*o = '\0';
+		b->len = (size_t)(o - b->ptr);
+	}
+	if (b->len > 0 && b->ptr[b->len - 1] == ',')
+		b->ptr[--b->len] = '\0';	/* the last comma */
+}
+
 typedef int (*emit_fn)(const char *, const char *, size_t, void *);
 
 /* The shards, from the words in byte order: a shard's words are next to
@@ -416,9 +508,7 @@ write_shards(struct search_index *ix, struct buf *names, emit_fn emit,
 	struct buf shard = BUF_INIT, name = BUF_INIT, next = BUF_INIT,
 	    rel = BUF_INIT;
 	size_t *order = xcalloc(ix->nterms + 1, sizeof(*order));
-	const unsigned char *q, *end;
 	size_t i, j, nshards = 0;
-	uint64_t v;
 	int rc = 0;
 
 	for (i = 0; i < ix->nterms; i++)
@@ -444,15 +534,7 @@ write_shards(struct search_index *ix, struct buf *names, emit_fn emit,
 			}
 			json_str(&shard, t->word);
 			buf_adds(&shard, ":[");
-			for (q = t->p, end = t->p + t->len; q < end;) {
-				if (q > t->p)
-					buf_addc(&shard, ',');
-				q = leb128_get(q, &v);
-				buf_add_u64(&shard, v);
-				buf_addc(&shard, ',');
-				q = leb128_get(q, &v);
-				buf_add_u64(&shard, v);
-			}
+			put_postings(&shard, t);
 			buf_addc(&shard, ']');
 		}
 		buf_adds(&shard, "}\n");

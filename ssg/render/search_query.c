@@ -318,10 +318,11 @@ struct qwords {
 };
 
 static void
-qword(const char *w, size_t len, void *arg)
+qword(const char *w, size_t len, uint64_t h, void *arg)
 {
 	struct qwords *q = arg;
 
+	(void)h;
 	if (q->n >= SEARCH_WORDS_MAX + 1)
 		return;		/* too many already: said so */
 	xgrow((void **)&q->v, &q->cap, q->n + 1, sizeof(*q->v));

@@ -332,14 +332,38 @@ is_letter(long cp)
 	return (cp >= 0x400 && cp <= 0x45f) || cp == 0x490 || cp == 0x491;
 }
 
-/* A word as it is read (search_wordsplit): a byte beyond SEARCH_WORD_MAX
- * is counted, not kept, and the word is then too long to be one. */
+/* Byte c at place i (0-7) of 8 bytes as they lie in memory. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define BYTE_AT(c, i)	((uint64_t)(unsigned char)(c) << (56 - 8 * (i)))
+#else
+#define BYTE_AT(c, i)	((uint64_t)(unsigned char)(c) << (8 * (i)))
+#endif
+
+/* A byte of the word as it is read (search_wordsplit): one beyond
+ * SEARCH_WORD_MAX is counted, not kept, and the word is then too long to
+ * be one. */
+static inline void
+byte_add(struct search_wordsplit *w, unsigned char c)
+{
+	size_t len = w->len;
+
+	if (len < SEARCH_WORD_MAX) {
+		w->x |= BYTE_AT(c, len & 7);
+		if ((len & 7) == 7) {
+			w->q[len >> 3] = w->x;
+			w->x = 0;
+		}
+	}
+	w->len = len + 1;
+}
+
 static void
 word_add(struct search_wordsplit *w, const char *s, size_t n)
 {
-	if (w->len + n <= SEARCH_WORD_MAX)
-		memcpy(w->w + w->len, s, n);
-	w->len += n;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		byte_add(w, (unsigned char)s[i]);
 }
 
 static void
@@ -479,23 +503,81 @@ static const unsigned char ascii_word[128] = {
 };
 
 void
-search_words_init(struct search_wordsplit *ws, int fold,
-    void (*fn)(const char *w, size_t len, void *arg), void *arg)
+search_words_init(struct search_wordsplit *ws, int fold, search_word_fn fn,
+    void *arg)
 {
 	ws->fn = fn;
 	ws->arg = arg;
 	ws->fold = fold;
 	ws->len = 0;
+	ws->x = 0;
+}
+
+#define WORD_K1	0x9e3779b97f4a7c15ULL
+#define WORD_K2	0xff51afd7ed558ccdULL
+
+static inline uint64_t
+word_mix(uint64_t h, uint64_t x)
+{
+	h = (h ^ x) * WORD_K1;
+	return h ^ (h >> 29);
+}
+
+static inline uint64_t
+word_end(uint64_t h)
+{
+	h *= WORD_K2;
+	return h ^ (h >> 32);
+}
+
+/* w[0..len) followed by zeros to a multiple of 8 bytes: read 8 at a
+ * time, as search_word_hash reads what it has and takes the rest for
+ * zeros. */
+uint64_t
+search_word_hash_padded(const char *w, size_t len)
+{
+	uint64_t h = len * WORD_K2, x;
+	size_t i;
+
+	for (i = 0; i < len; i += 8) {
+		memcpy(&x, w + i, 8);
+		h = word_mix(h, x);
+	}
+	return word_end(h);
+}
+
+uint64_t
+search_word_hash(const char *w, size_t len)
+{
+	uint64_t h = len * WORD_K2, x;
+	size_t i;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(&x, w + i, 8);
+		h = word_mix(h, x);
+	}
+	if (i < len) {
+		x = 0;
+		memcpy(&x, w + i, len - i);
+		h = word_mix(h, x);
+	}
+	return word_end(h);
 }
 
 void
 search_words_break(struct search_wordsplit *ws)
 {
-	if (ws->len > 0 && ws->len <= SEARCH_WORD_MAX) {
-		ws->w[ws->len] = '\0';
-		ws->fn(ws->w, ws->len, ws->arg);
+	size_t len = ws->len;
+	const char *w = (const char *)ws->q;
+
+	if (len > 0 && len <= SEARCH_WORD_MAX) {
+		/* the last bytes, zeros after them; a whole 8 of zeros after
+		 * a word of 8s, as its NUL */
+		ws->q[len >> 3] = ws->x;
+		ws->fn(w, len, search_word_hash_padded(w, len), ws->arg);
 	}
 	ws->len = 0;
+	ws->x = 0;
 }
 
 void
@@ -507,16 +589,35 @@ search_words_feed(struct search_wordsplit *ws, const char *s, size_t n)
 	while (p < end) {
 		unsigned char c = (unsigned char)*p;
 
-		/* most text is ASCII: no decoding, no search */
+		/* most text is ASCII: no decoding, no search, and a word's
+		 * letters taken in one run */
 		if (c < 0x80) {
-			p++;
-			if ((c = ascii_word[c]) == 0)
-				search_words_break(ws);
-			else {
-				if (ws->len < SEARCH_WORD_MAX)
-					ws->w[ws->len] = (char)c;
-				ws->len++;
+			size_t len;
+			uint64_t x;
+			unsigned char l = ascii_word[c];
+
+			if (l == 0) {
+				p++;
+				if (ws->len > 0)
+					search_words_break(ws);
+				continue;
 			}
+			len = ws->len;
+			x = ws->x;
+			do {
+				if (len < SEARCH_WORD_MAX) {
+					x |= BYTE_AT(l, len & 7);
+					if ((len & 7) == 7) {
+						ws->q[len >> 3] = x;
+						x = 0;
+					}
+				}
+				len++;
+				p++;
+			} while (p < end && (c = (unsigned char)*p) < 0x80 &&
+			    (l = ascii_word[c]) != 0);
+			ws->len = len;
+			ws->x = x;
 			continue;
 		}
 		cp = utf8_next(&p, end);
@@ -534,8 +635,8 @@ search_words_feed(struct search_wordsplit *ws, const char *s, size_t n)
 }
 
 void
-search_words(const char *s, size_t n, int fold,
-    void (*fn)(const char *w, size_t len, void *arg), void *arg)
+search_words(const char *s, size_t n, int fold, search_word_fn fn,
+    void *arg)
 {
 	struct search_wordsplit ws;
 

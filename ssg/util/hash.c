@@ -1,5 +1,7 @@
 #include "hash.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define XXH_STATIC_LINKING_ONLY	/* XXH3_state_t, to keep one on the stack */
@@ -11,6 +13,34 @@ uint64_t
 hash64(const void *data, size_t n)
 {
 	return (uint64_t)XXH3_64bits(data, n);
+}
+
+struct hash_stream *
+hash_stream_new(void)
+{
+	XXH3_state_t *st = XXH3_createState();
+
+	if (st == NULL) {
+		fprintf(stderr, "ssg: out of memory\n");
+		abort();
+	}
+	XXH3_64bits_reset(st);
+	return (struct hash_stream *)st;
+}
+
+void
+hash_stream_add(struct hash_stream *hs, const void *data, size_t n)
+{
+	XXH3_64bits_update((XXH3_state_t *)hs, data, n);
+}
+
+uint64_t
+hash_stream_end(struct hash_stream *hs)
+{
+	uint64_t h = (uint64_t)XXH3_64bits_digest((XXH3_state_t *)hs);
+
+	XXH3_freeState((XXH3_state_t *)hs);
+	return h;
 }
 
 uint64_t

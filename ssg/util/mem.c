@@ -217,6 +217,12 @@ arena_raw(struct arena *a, size_t n)
 }
 
 void *
+arena_alloc_raw(struct arena *a, size_t n)
+{
+	return arena_raw(a, n);
+}
+
+void *
 arena_alloc(struct arena *a, size_t n)
 {
 	void *p = arena_raw(a, n);

@@ -30,6 +30,8 @@ struct arena *arena_new(void);
 void  arena_free(struct arena *a);
 /* Zeroed, aligned memory that lives until arena_free. Thread-safe. */
 void *arena_alloc(struct arena *a, size_t n);
+/* The same, not zeroed: for memory written whole at once. */
+void *arena_alloc_raw(struct arena *a, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 

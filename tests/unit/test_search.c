@@ -9,10 +9,14 @@
 #include "searchword.h"
 #include "tap.h"
 
+static int words_hashed_wrong;
+
 static void
-join_word(const char *w, size_t len, void *arg)
+join_word(const char *w, size_t len, uint64_t h, void *arg)
 {
 	struct buf *b = arg;
+
+	words_hashed_wrong += h != search_word_hash(w, len);
 
 	if (b->len > 0)
 		buf_addc(b, ' ');
@@ -24,8 +28,10 @@ is_words_as(int fold, const char *in, const char *want)
 {
 	struct buf b = BUF_INIT;
 
+	words_hashed_wrong = 0;
 	search_words(in, strlen(in), fold, join_word, &b);
 	IS_STR(b.ptr, want, in);
+	IS_INT(words_hashed_wrong, 0, "each word comes with its hash");
 	buf_release(&b);
 }
 
