@@ -353,12 +353,13 @@ text_one(size_t i, void *arg)
 	    hash64(src.ptr, src.len) == p->text_hash && (p->is_html ?
 	    frontmatter_parse_html : frontmatter_parse)(&fm, src.ptr, src.len,
 	    p->src, quiet) == 0) {
-		if (p->is_html)
+		if (p->is_html) {
 			markdown_html_text(fm.body, fm.body_len, &text);
-		else
-			search_text_markdown(fm.body, fm.body_len,
-			    t->b->c.smart_punctuation, &text);
-		search_terms(text.ptr, text.len, t->fold, &t->terms[i]);
+			search_terms(text.ptr, text.len, t->fold,
+			    &t->terms[i]);
+		} else
+			search_markdown_terms(fm.body, fm.body_len,
+			    t->b->c.smart_punctuation, t->fold, &t->terms[i]);
 		t->got[i] = t->terms[i].ptr;
 		t->len[i] = t->terms[i].len;
 	}

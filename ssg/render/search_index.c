@@ -620,17 +620,16 @@ out:
 	return rc;
 }
 
-/* ---- plain text ---- */
+/* ---- a parsed body's words ---- */
 
 /*
- * The text of a parsed Markdown body, to fn piece by piece (a word may
- * go on from one piece to the next: "foo*bar*" is one), a break after
- * each block or line break and each inline element: code blocks and
- * markup are left out.
+ * The text of a parsed Markdown body, to the splitter piece by piece (a
+ * word may go on from one piece to the next: "foo*bar*" is one), ended
+ * after each block or line break and each inline element: code blocks
+ * and markup are left out.
  */
 static void
-tree_walk(void *doc, void (*piece)(const char *, size_t, void *),
-    void (*brk)(void *), void *arg)
+tree_words(void *doc, struct search_wordsplit *ws)
 {
 	cmark_iter *it = cmark_iter_new(doc);
 	cmark_event_type ev;
@@ -643,7 +642,7 @@ tree_walk(void *doc, void (*piece)(const char *, size_t, void *),
 		case CMARK_NODE_TEXT:
 		case CMARK_NODE_CODE:
 			if ((s = cmark_node_get_literal(n)) != NULL)
-				piece(s, strlen(s), arg);
+				search_words_feed(ws, s, strlen(s));
 			break;
 		case CMARK_NODE_CODE_BLOCK:
 		case CMARK_NODE_HTML_BLOCK:
@@ -653,47 +652,33 @@ tree_walk(void *doc, void (*piece)(const char *, size_t, void *),
 			/* blocks and breaks part words */
 			if (ev == CMARK_EVENT_EXIT || cmark_node_first_child(n)
 			    == NULL)
-				brk(arg);
+				search_words_break(ws);
 			break;
 		}
 	}
 	cmark_iter_free(it);
 }
 
-static void
-text_piece(const char *s, size_t n, void *arg)
-{
-	buf_add(arg, s, n);
-}
+struct md_terms {
+	int		 fold;
+	struct buf	*out;
+};
 
 static void
-text_break(void *arg)
+md_terms(void *doc, void *arg)
 {
-	buf_addc(arg, ' ');
-}
+	struct md_terms *m = arg;
 
-static void
-tree_text(void *doc, void *arg)
-{
-	tree_walk(doc, text_piece, text_break, arg);
+	search_doc_terms(doc, m->fold, m->out);
 }
 
 int
-search_text_markdown(const char *src, size_t n, int smart, struct buf *out)
+search_markdown_terms(const char *src, size_t n, int smart, int fold,
+    struct buf *out)
 {
-	return markdown_with_doc(src, n, smart, tree_text, out);
-}
+	struct md_terms m = { fold, out };
 
-static void
-words_piece(const char *s, size_t n, void *arg)
-{
-	search_words_feed(arg, s, n);
-}
-
-static void
-words_break(void *arg)
-{
-	search_words_break(arg);
+	return markdown_with_doc(src, n, smart, md_terms, &m);
 }
 
 void
@@ -704,7 +689,7 @@ search_doc_terms(void *doc, int fold, struct buf *out)
 
 	count_init_body(&k);
 	search_words_init(&ws, fold, count_add, &k);
-	tree_walk(doc, words_piece, words_break, &ws);
+	tree_words(doc, &ws);
 	search_words_break(&ws);
 	count_out(&k, out);
 	count_release(&k);

@@ -69,15 +69,14 @@ int	search_index_write(struct search_index *ix,
  * document's body takes in search_doc.terms, and in the build's cache. */
 void	search_terms(const char *s, size_t n, int fold, struct buf *out);
 
-/* Appends the words of a Markdown body src[0..n), parsed as
- * markdown_render parses it (smart: typographic punctuation), as plain
- * text, code blocks and HTML left out. Returns 0, or -1 when it cannot
- * be parsed (nothing appended). */
-int	search_text_markdown(const char *src, size_t n, int smart,
-	    struct buf *out);
-/* The same text from a body already parsed (doc, a cmark_node *), made
- * into words as search_terms makes them. */
+/* Appends the words of a body already parsed (doc, a cmark_node *) as
+ * search_terms makes them from text: code blocks and HTML left out. */
 void	search_doc_terms(void *doc, int fold, struct buf *out);
+/* The same for a Markdown body src[0..n), parsed as markdown_render
+ * parses it (smart: typographic punctuation). Returns 0, or -1 when it
+ * cannot be parsed (nothing appended). */
+int	search_markdown_terms(const char *src, size_t n, int smart, int fold,
+	    struct buf *out);
 /* (A body written in HTML: markdown_html_text, markdown.h.) */
 
 #endif

@@ -23,8 +23,9 @@ int	fs_read(const char *path, struct buf *out);
 int	fs_read_stable(const char *path, struct buf *out, struct stat *st);
 /* Maps the whole file read-only: cheaper than reading for a large file
  * that is only looked at. An empty file maps as ptr NULL, len 0. Only for
- * files that are replaced, never rewritten in place (our caches): a file
- * cut short under the mapping would fault. */
+ * files that are replaced or appended to, never rewritten in place (our
+ * caches): a file cut short under the mapping would fault, while bytes
+ * appended past its end are merely not seen. */
 int	fs_map(const char *path, const char **ptr, size_t *len);
 void	fs_unmap(const char *ptr, size_t len);
 /* mkdir -p with mode 0755 (less what the umask takes). */

@@ -2,10 +2,12 @@
  * Reading and creating files: fs_read of small, empty and large files;
  * fs_read_stable given a stale stat (the file changed after the scan) and
  * a file whose size never matches what it reads; fs_write_excl making the
- * folders of a new file and refusing an existing one; fs_within telling
+ * folders of a new file and refusing an existing one; fs_write_cache_v
+ * writing a file from many pieces; fs_within telling
  * what lies inside a folder, links followed; the names never walked.
  */
 #include <sys/stat.h>
+#include <sys/uio.h>
 
 #include <errno.h>
 #include <limits.h>
@@ -204,6 +206,38 @@ test_within(void)
 	    "ordinary names are walked");
 }
 
+/* A cache written from 1,000 pieces (more than one writev takes), of
+ * all sizes and some empty: the file is the pieces in order. */
+static void
+test_write_pieces(void)
+{
+	struct iovec v[1000];
+	struct buf want = BUF_INIT, got = BUF_INIT;
+	char *data = malloc(1000 * 300);
+	size_t i, off = 0;
+
+	for (i = 0; i < 1000; i++) {
+		size_t n = i % 7 == 0 ? 0 : (i * 37) % 300;
+
+		memset(data + off, 'a' + (int)(i % 26), n);
+		v[i].iov_base = data + off;
+		v[i].iov_len = n;
+		buf_add(&want, data + off, n);
+		off += n;
+	}
+	OK(fs_write_cache_v(at("sub/pieces.bin"), v, 1000) == 0,
+	    "a cache written from pieces");
+	OK(fs_read(at("sub/pieces.bin"), &got) == 0 && got.len == want.len &&
+	    memcmp(got.ptr, want.ptr, want.len) == 0,
+	    "it holds the pieces in order");
+	OK(fs_write_cache_v(at("sub/pieces.bin"), v, 0) == 0 &&
+	    (buf_clear(&got), fs_read(at("sub/pieces.bin"), &got)) == 0 &&
+	    got.len == 0, "written again from no pieces: empty");
+	buf_release(&want);
+	buf_release(&got);
+	free(data);
+}
+
 int
 main(void)
 {
@@ -218,6 +252,7 @@ main(void)
 	test_read_stable();
 	test_write_excl();
 	test_within();
+	test_write_pieces();
 	rc = tap_done();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)

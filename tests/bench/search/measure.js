@@ -581,7 +581,7 @@ function report(work, outFile) {
 		row('Zola one-file index (elasticlunr.js): raw', (zola.raw / 1048576).toFixed(2) + ' MB', '', '');
 		row('  gzipped: what a reader loads first', (zola.gz / 1048576).toFixed(2) + ' MB', '', ssg.ok ? `${(zola.gz / ssg.first.bytes).toFixed(0)}x ssg's first query` : '');
 	} else
-		row('Zola one-file index', 'failed', '', zola.error || '');
+		row('Zola one-file index', zola.error === 'not run' ? 'not measured' : 'failed', '', zola.error || '');
 	if (pf.ok) {
 		row('Pagefind first query: bytes fetched', kb(pf.first.bytes), '', ssg.ok ? `${(pf.first.bytes / ssg.first.bytes).toFixed(2)}x ssg's` : '');
 		row('  requests', pf.first.requests, '', '');
