@@ -78,6 +78,15 @@ check "the script is the one of the themes" \
     cmp "$O/search/search.js" "$ROOT/themes/templates/search.js"
 gz=$(gzip -9c "$O/search/search.js" | wc -c)
 check "the script is under 10 KB compressed ($gz)" test "$gz" -lt 10240
+
+# precompressed in a new output folder too, as deploy push builds
+"$SSG" build -C "$S" -o "$T/pc" -q --set precompress_assets=true
+check "a fresh precompressed build" test $? -eq 0
+for f in manifest.json s/ti.json d/2.json len.json; do
+	check "search/$f has its .gz beside it, the same bytes" \
+	    sh -c "gzip -dc '$T/pc/search/$f.gz' | cmp -s - '$T/pc/search/$f'"
+	check "search/$f has its .br" test -s "$T/pc/search/$f.br"
+done
 check "code blocks are not indexed" sh -c "! grep -rq kerneloops '$O/search/s'"
 
 # first: search WORDS prints the titles, best first
