@@ -8,6 +8,9 @@
 # unique name and is removed on exit, also after a failure.
 #
 # usage: tests/deploy/acme.sh [path/to/deploy]
+# TEST_PARTS="caddy nginx" runs only those parts (both by default): make
+# mutate names the part that catches a fault, so that a fault of the
+# nginx proxy's certificates does not wait on Caddy's renewals first.
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,6 +29,11 @@ finish() {
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
 	exit $?
+}
+# part NAME: whether the optional part NAME runs (all of them by default).
+part() {
+	case " ${TEST_PARTS:-all} " in *" all "* | *" $1 "*) return 0 ;; esac
+	return 1
 }
 give_up() {
 	echo "acme: $*" >&2
@@ -108,7 +116,8 @@ grep -q "BEGIN CERTIFICATE" pebble-root.pem && ok "Pebble up, its root from /roo
 # --- one site behind each proxy kind -----------------------------------
 mkdir -p src-blog
 echo "<h1>blog one</h1>" > src-blog/index.html
-# yaml KIND: a deploy.yaml for this run with the proxy of KIND.
+# yaml KIND [one]: a deploy.yaml for this run with the proxy of KIND; with
+# "one", the site's domain alone, without its redirect name.
 yaml() {
 	cat <<EOF
 name: $name
@@ -126,7 +135,7 @@ releases:
 sites:
   - name: blog
     domains: [www.blog.test]
-    redirects: ["blog.test -> www.blog.test"]
+$([ "${2:-}" = one ] || echo '    redirects: ["blog.test -> www.blog.test"]')
     source: $work/src-blog
 EOF
 }
@@ -192,6 +201,18 @@ policies() {
 }
 
 # --- Caddy ------------------------------------------------------------
+if part caddy; then
+# One name first: Caddy 2.6 (Debian 12) registers an ACME account for each
+# certificate it obtains at once when it has none yet, and may store one's
+# key with the other's registration, which the CA then refuses at the
+# next renewal ("JWS verification error"); certmagic serialises that
+# since 2024. With the account made for one name, the others use it.
+yaml caddy one > deploy.yaml
+if "$DEPLOY" apply > apply.out 2>&1 && wait_cert www.blog.test; then
+	ok "caddy: apply, one name"
+else
+	bad "caddy: apply, one name"; cat apply.out; finish
+fi
 yaml caddy > deploy.yaml
 if "$DEPLOY" apply > apply.out 2>&1; then ok "caddy: apply"; else
 	bad "caddy: apply"; cat apply.out; finish; fi
@@ -274,10 +295,10 @@ table inet acmedown {
 EOF
 # Caddy logs the refused connection at once: renew reports it well before
 # its own time limit (120 s), which alone would also end in an error.
-timeout 60 "$DEPLOY" renew blog > renew.out 2>&1; rc=$?
+timeout 30 "$DEPLOY" renew blog > renew.out 2>&1; rc=$?
 ip netns exec "$pns" nft delete table inet acmedown
 if [ $rc -eq 1 ] && grep -q "error: site blog: no certificate from https://$pip:14000/dir: .*connection refused.*; the proxy keeps the one it has" renew.out; then
-	ok "caddy: unreachable ACME server: renew says so within 60 s, exit 1"
+	ok "caddy: unreachable ACME server: renew says so within 30 s, exit 1"
 else
 	bad "caddy: renew with the server down: rc=$rc $(cat renew.out)"
 fi
@@ -293,8 +314,10 @@ case $(policies) in
 esac
 "$DEPLOY" destroy -f > destroy.out 2>&1 && ok "caddy: destroy" ||
     { bad "caddy: destroy"; cat destroy.out; }
+fi
 
 # --- nginx, with lego on the host --------------------------------------
+if part nginx; then
 yaml nginx > deploy.yaml
 cron=/etc/cron.d/deploy-$name
 "$DEPLOY" plan > plan.out 2>&1
@@ -377,5 +400,6 @@ grep -q "last renewal attempt: .* failed: .*connection refused" status.out &&
     { bad "nginx: destroy"; cat destroy.out; }
 [ ! -e "$cron" ] && [ ! -e state ] && ok "nginx: destroy removed the schedule and the ACME folder" ||
     bad "nginx: left after destroy: $(ls "$cron" state 2>&1)"
+fi
 
 finish
