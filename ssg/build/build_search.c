@@ -375,43 +375,69 @@ struct emit {
 };
 
 /*
- * Each file of the index is listed with the hash of its bytes (the
- * manifest with the index's fingerprint, for carry_old): one whose hash
- * is the last build's and that is still there is neither written nor
- * read, so an edit costs the files it changes.
+ * Each file of the index is listed with the fingerprint of what it is
+ * made from (search_index_write_with; the manifest with the index's, for
+ * carry_old): one whose fingerprint is the last build's and that is still
+ * there is neither made nor written, so an edit costs the files it
+ * changes.
  */
 static int
-emit_file(const char *rel, const char *data, size_t n, void *arg)
+known_file(const char *rel, uint64_t fp, void *arg)
 {
 	struct emit *e = arg;
 	struct build *b = e->b;
 	struct buf path = BUF_INIT;
-	uint64_t h, ofp, obase;
-	int changed = 0, rc = 0, found, man;
+	uint64_t ofp, obase;
+	int found, known;
+
+	buf_printf(&path, "search/%s", rel);
+	known = !b->force && manifest_get(b->old, path.ptr, &ofp, &obase,
+	    &found) && ofp == fp && found == MANIFEST_FOUND;
+	if (known) {
+		manifest_add(b->manifest, path.ptr, fp, 0);
+		__atomic_add_fetch(&b->st->outputs, 1, __ATOMIC_RELAXED);
+	}
+	buf_release(&path);
+	return known;
+}
+
+static int
+emit_file(const char *rel, const char *data, size_t n, uint64_t fp,
+    void *arg)
+{
+	struct emit *e = arg;
+	struct build *b = e->b;
+	struct buf path = BUF_INIT;
+	uint64_t h;
+	int changed = 0, rc = 0, man;
 
 	buf_printf(&path, "search/%s", rel);
 	man = strcmp(rel, "manifest.json") == 0;
-	h = hash64(data, n);
-	h = man ? e->fp : h != 0 ? h : 1;
-	if (!man && !b->force && manifest_get(b->old, path.ptr, &ofp, &obase,
-	    &found) && ofp == h && found == MANIFEST_FOUND)
-		;	/* as it was */
-	else if (b->fresh) {
-		/* nothing there to compare with; the folders are made once,
-		 * by the first file in each */
-		if ((rc = output_create(b->out_dir, path.ptr, data, n, 1,
-		    b->d)) == 0)
-			build_siblings(b, path.ptr, data, n, changed = 1);
-	} else if ((rc = output_write(b->out_dir, path.ptr, data, n,
-	    &changed, b->d)) == 0)
-		build_siblings(b, path.ptr, data, n, changed);
-	if (rc == 0) {
-		manifest_add(b->manifest, path.ptr, h, 0);
-		/* (the pages are rendered on other threads meanwhile) */
-		__atomic_add_fetch(&b->st->outputs, 1, __ATOMIC_RELAXED);
-		__atomic_add_fetch(&b->st->written, changed, __ATOMIC_RELAXED);
-	} else
-		__atomic_store_n(&b->failed, 1, __ATOMIC_RELAXED);
+	h = man ? e->fp : fp;
+	if (!man && known_file(rel, h, arg))
+		;	/* as it was (listed by known_file) */
+	else {
+		if (b->fresh) {
+			/* nothing there to compare with; the folders are
+			 * made once, by the first file in each */
+			if ((rc = output_create(b->out_dir, path.ptr, data,
+			    n, 1, b->d)) == 0)
+				build_siblings(b, path.ptr, data, n,
+				    changed = 1);
+		} else if ((rc = output_write(b->out_dir, path.ptr, data, n,
+		    &changed, b->d)) == 0)
+			build_siblings(b, path.ptr, data, n, changed);
+		if (rc == 0) {
+			manifest_add(b->manifest, path.ptr, h, 0);
+			/* (the pages are rendered on other threads
+			 * meanwhile) */
+			__atomic_add_fetch(&b->st->outputs, 1,
+			    __ATOMIC_RELAXED);
+			__atomic_add_fetch(&b->st->written, changed,
+			    __ATOMIC_RELAXED);
+		} else
+			__atomic_store_n(&b->failed, 1, __ATOMIC_RELAXED);
+	}
 	buf_release(&path);
 	return rc;
 }
@@ -556,7 +582,11 @@ search_run(struct search_job *j)
 		d.terms_len = t.len[i];
 		search_index_add(ix, &d);
 	}
-	search_index_write(ix, emit_file, &e);
+	{
+		struct search_writer w = { known_file, emit_file, &e };
+
+		search_index_write_with(ix, &w);
+	}
 	search_index_free(ix);
 	/* saved when words were made, or one cached is no more */
 	for (i = 0; i < n && !missed; i++)

@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "escape.h"
+#include "hash.h"
 #include "markdown.h"
 #include "mem.h"
 #include "searchword.h"
@@ -497,18 +498,102 @@ put_postings(struct buf *b, const struct term *t)
 		b->ptr[--b->len] = '\0';	/* the last comma */
 }
 
-typedef int (*emit_fn)(const char *, const char *, size_t, void *);
+/* A file's fingerprint, never 0 (which marks a file copied as it is). */
+static uint64_t
+fp_end(struct hash_stream *hs)
+{
+	uint64_t fp = hash_stream_end(hs);
 
-/* The shards, from the words in byte order: a shard's words are next to
- * each other, as its name is their first two characters. */
+	return fp != 0 ? fp : 1;
+}
+
+static struct hash_stream *
+fp_start(const char *what)
+{
+	struct hash_stream *hs = hash_stream_new();
+	int v = SEARCH_INDEX_VERSION;
+
+	hash_stream_add(hs, what, strlen(what) + 1);
+	hash_stream_add(hs, &v, sizeof(v));
+	return hs;
+}
+
+/* The fingerprint of a shard, terms order[i..j): what its JSON is made
+ * from, its words and postings as they are in memory, so that a shard an
+ * edit leaves is known without making its JSON. */
+static uint64_t
+shard_fp(const struct search_index *ix, const size_t *order, size_t i,
+    size_t j)
+{
+	struct hash_stream *hs = fp_start("shard");
+	const struct pchunk *c;
+
+	for (; i < j; i++) {
+		const struct term *t = &ix->terms[order[i]];
+		uint64_t n = 0;
+
+		hash_stream_add(hs, t->word, t->wlen + 1);
+		for (c = t->head; c != NULL; c = c->next) {
+			hash_stream_add(hs, c->b, c->len);
+			n += c->len;
+		}
+		hash_stream_add(hs, &n, sizeof(n));
+	}
+	return fp_end(hs);
+}
+
+static void
+fp_str(struct hash_stream *hs, const char *s)
+{
+	hash_stream_add(hs, s, strlen(s) + 1);
+}
+
+/* The fingerprint of the page of the document table from document i. */
+static uint64_t
+page_fp(const struct search_index *ix, size_t i)
+{
+	struct hash_stream *hs = fp_start("page");
+	size_t k;
+
+	hash_stream_add(hs, &i, sizeof(i));
+	for (k = i; k < ix->ndocs && k < i + SEARCH_DOCS_PER_PAGE; k++) {
+		fp_str(hs, ix->docs[k].title);
+		fp_str(hs, ix->docs[k].url);
+		fp_str(hs, ix->docs[k].date);
+		fp_str(hs, ix->docs[k].excerpt);
+	}
+	return fp_end(hs);
+}
+
+/* The end of the shard that begins with term order[i]: its words are
+ * next to each other, as its name (in name) is their first two
+ * characters. */
+static size_t
+shard_end(const struct search_index *ix, const size_t *order, size_t i,
+    const struct buf *name, struct buf *next)
+{
+	size_t j;
+
+	for (j = i + 1; j < ix->nterms; j++) {
+		buf_clear(next);
+		search_shard_name(next, ix->terms[order[j]].word);
+		if (strcmp(next->ptr, name->ptr) != 0)
+			break;
+	}
+	return j;
+}
+
+/* The shards, from the words in byte order; one that w knows is in
+ * place as it was is not made again. */
 static int
-write_shards(struct search_index *ix, struct buf *names, emit_fn emit,
-    void *arg)
+write_shards(struct search_index *ix, struct buf *names,
+    const struct search_writer *w)
 {
 	struct buf shard = BUF_INIT, name = BUF_INIT, next = BUF_INIT,
 	    rel = BUF_INIT;
 	size_t *order = xcalloc(ix->nterms + 1, sizeof(*order));
-	size_t i, j, nshards = 0;
+	size_t i, j, k, nshards = 0;
+	uint64_t fp;
 	int rc = 0;
 
 	for (i = 0; i < ix->nterms; i++)
@@ -520,29 +605,28 @@ write_shards(struct search_index *ix, struct buf *names, emit_fn emit,
 	for (i = 0; i < ix->nterms && rc == 0; i = j) {
 		buf_clear(&name);
 		search_shard_name(&name, ix->terms[order[i]].word);
+		j = shard_end(ix, order, i, &name, &next);
+		buf_clear(&rel);
+		buf_printf(&rel, "s/%s.json", name.ptr);
+		buf_printf(names, "%s", nshards++ ? "," : "");
+		json_str(names, name.ptr);
+		fp = shard_fp(ix, order, i, j);
+		if (w->known != NULL && w->known(rel.ptr, fp, w->arg))
+			continue;
 		buf_clear(&shard);
 		buf_addc(&shard, '{');
-		for (j = i; j < ix->nterms; j++) {
-			const struct term *t = &ix->terms[order[j]];
+		for (k = i; k < j; k++) {
+			const struct term *t = &ix->terms[order[k]];
 
-			if (j > i) {
-				buf_clear(&next);
-				search_shard_name(&next, t->word);
-				if (strcmp(next.ptr, name.ptr) != 0)
-					break;
+			if (k > i)
 				buf_addc(&shard, ',');
-			}
 			json_str(&shard, t->word);
 			buf_adds(&shard, ":[");
 			put_postings(&shard, t);
 			buf_addc(&shard, ']');
 		}
 		buf_adds(&shard, "}\n");
-		buf_clear(&rel);
-		buf_printf(&rel, "s/%s.json", name.ptr);
-		rc = emit(rel.ptr, shard.ptr, shard.len, arg);
-		buf_printf(names, "%s", nshards++ ? "," : "");
-		json_str(names, name.ptr);
+		rc = w->emit(rel.ptr, shard.ptr, shard.len, fp, w->arg);
 	}
 	free(order);
 	buf_release(&shard);
@@ -554,13 +638,19 @@ write_shards(struct search_index *ix, struct buf *names, emit_fn emit,
 
 /* The document table, SEARCH_DOCS_PER_PAGE documents a file. */
 static int
-write_pages(struct search_index *ix, emit_fn emit, void *arg)
+write_pages(struct search_index *ix, const struct search_writer *w)
 {
 	struct buf b = BUF_INIT, rel = BUF_INIT;
 	size_t i, k;
+	uint64_t fp;
 	int rc = 0;
 
 	for (i = 0; i < ix->ndocs && rc == 0; i += SEARCH_DOCS_PER_PAGE) {
+		buf_clear(&rel);
+		buf_printf(&rel, "d/%zu.json", i / SEARCH_DOCS_PER_PAGE);
+		fp = page_fp(ix, i);
+		if (w->known != NULL && w->known(rel.ptr, fp, w->arg))
+			continue;
 		buf_clear(&b);
 		buf_addc(&b, '[');
 		for (k = i; k < ix->ndocs && k < i + SEARCH_DOCS_PER_PAGE;
@@ -578,26 +668,31 @@ write_pages(struct search_index *ix, emit_fn emit, void *arg)
 			buf_addc(&b, ']');
 		}
 		buf_adds(&b, "\n]\n");
-		buf_clear(&rel);
-		buf_printf(&rel, "d/%zu.json", i / SEARCH_DOCS_PER_PAGE);
-		rc = emit(rel.ptr, b.ptr, b.len, arg);
+		rc = w->emit(rel.ptr, b.ptr, b.len, fp, w->arg);
 	}
 	buf_release(&b);
 	buf_release(&rel);
 	return rc;
 }
 
+static uint64_t
+data_fp(const char *data, size_t n)
+{
+	uint64_t h = hash64(data, n);
+
+	return h != 0 ? h : 1;
+}
+
 int
-search_index_write(struct search_index *ix,
-    int (*emit)(const char *rel, const char *data, size_t n, void *arg),
-    void *arg)
+search_index_write_with(struct search_index *ix,
+    const struct search_writer *w)
 {
 	struct buf b = BUF_INIT, names = BUF_INIT;
 	size_t i;
 	int rc;
 
-	if ((rc = write_shards(ix, &names, emit, arg)) == -1 ||
-	    (rc = write_pages(ix, emit, arg)) == -1)
+	if ((rc = write_shards(ix, &names, w)) == -1 ||
+	    (rc = write_pages(ix, w)) == -1)
 		goto out;
 	buf_addc(&b, '[');
 	for (i = 0; i < ix->ndocs; i++) {
@@ -606,18 +701,47 @@ search_index_write(struct search_index *ix,
 		buf_add_u64(&b, ix->docs[i].len);
 	}
 	buf_adds(&b, "]\n");
-	if ((rc = emit("len.json", b.ptr, b.len, arg)) == -1)
+	if ((rc = w->emit("len.json", b.ptr, b.len, data_fp(b.ptr, b.len),
+	    w->arg)) == -1)
 		goto out;
 	buf_clear(&b);
 	buf_printf(&b, "{\"version\":%d,\"fold\":%d,\"docs\":%zu,"
 	    "\"words\":%llu,\"page\":%d,\"shards\":[%s]}\n",
 	    SEARCH_INDEX_VERSION, ix->fold, ix->ndocs,
 	    (unsigned long long)ix->words, SEARCH_DOCS_PER_PAGE, names.ptr);
-	rc = emit("manifest.json", b.ptr, b.len, arg);
+	rc = w->emit("manifest.json", b.ptr, b.len, data_fp(b.ptr, b.len),
+	    w->arg);
 out:
 	buf_release(&b);
 	buf_release(&names);
 	return rc;
+}
+
+/* search_index_write's emit, through search_writer's. */
+struct plain {
+	int	(*emit)(const char *, const char *, size_t, void *);
+	void	*arg;
+};
+
+static int
+plain_emit(const char *rel, const char *data, size_t n, uint64_t fp,
+    void *arg)
+{
+	struct plain *p = arg;
+
+	(void)fp;
+	return p->emit(rel, data, n, p->arg);
+}
+
+int
+search_index_write(struct search_index *ix,
+    int (*emit)(const char *rel, const char *data, size_t n, void *arg),
+    void *arg)
+{
+	struct plain p = { emit, arg };
+	struct search_writer w = { NULL, plain_emit, &p };
+
+	return search_index_write_with(ix, &w);
 }
 
 /* ---- a parsed body's words ---- */

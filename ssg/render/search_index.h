@@ -2,6 +2,7 @@
 #define SSG_SEARCH_INDEX_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct buf;
 
@@ -63,6 +64,18 @@ void	search_index_add(struct search_index *ix, const struct search_doc *d);
 int	search_index_write(struct search_index *ix,
 	    int (*emit)(const char *rel, const char *data, size_t n, void *arg),
 	    void *arg);
+/* The same, each file with a fingerprint of what it is made from (its
+ * words and postings, its documents; for the lengths and the manifest,
+ * its bytes), never 0. A file for which known says 1 (it is in place,
+ * with that fingerprint) is not made; known may be NULL. */
+struct search_writer {
+	int	(*known)(const char *rel, uint64_t fp, void *arg);
+	int	(*emit)(const char *rel, const char *data, size_t n,
+		    uint64_t fp, void *arg);
+	void	*arg;
+};
+int	search_index_write_with(struct search_index *ix,
+	    const struct search_writer *w);
 
 /* Appends the distinct words of the plain text s[0..n), folded or not,
  * as lines "word\tcount\n" in the order the words first come: the form a

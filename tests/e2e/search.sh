@@ -153,6 +153,29 @@ check "a new title: its page of the table rewritten" \
 check "a new title: the other pages left" sh -c "$(declare_old) old '$O/search/d/0.json' && old '$O/search/d/1.json'"
 check "a new title: the shard of a word it has not yet is left" old "$O/search/s/so.json"
 rm -rf "$T/before"
+# the same with the URL kept (a slug): only the title tells the page
+sed -i 's/^title: Filler number 28$/title: Filler number 28\nslug: filler-number-28/' \
+    "$S/posts/filler28.md"
+"$SSG" build -C "$S" -q
+cp "$O/search/d/2.json" "$T/page2"
+sed -i 's/^title: Filler number 28$/title: Filler twenty-eight/' "$S/posts/filler28.md"
+"$SSG" build -C "$S" -q
+check "a new title, the same URL: its page of the table made again" \
+    sh -c "! cmp -s '$T/page2' '$O/search/d/2.json'"
+check "a new title, the same URL: found" test "$(first twenty)" = "Filler twenty-eight"
+rm -f "$T/page2"
+
+# a word said once more: its count changes, not the words of its shard,
+# and the shard is made again; the others are left
+sleep 1
+cp -R "$O/search" "$T/before"
+touch -d '2000-01-01' "$O/search/s/so.json"
+sed -i 's/with tides mentioned once\./with tides mentioned once, tides./' "$S/posts/moon.md"
+"$SSG" build -C "$S" -q
+check "a word said twice: its shard is made again" \
+    sh -c "! cmp -s '$T/before/s/ti.json' '$O/search/s/ti.json'"
+check "a word said twice: a shard of other words is left" old "$O/search/s/so.json"
+rm -rf "$T/before"
 
 # a new post, the newest: the last document, no other's number changes,
 # so only the files that hold its words are written; removed, the same
