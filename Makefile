@@ -66,8 +66,9 @@ LIBSSG_OBJS = \
 
 # The deployer, module by module, grouped by role: spec (deploy.yaml),
 # release (the release model and health checks), platform (jail drivers,
-# plans, generated configs), remote (agent, transport, fleet), bench, cmd.
-DEPLOY_DIRS = spec release platform remote bench cmd
+# plans, generated configs), remote (agent, transport), fleet (the engine:
+# apply, push, rollback and checks over every host), bench, cmd.
+DEPLOY_DIRS = spec release platform remote fleet bench cmd
 DEPLOY_OBJS = \
 	deploy/spec/spec.o deploy/spec/spec_yaml.o deploy/spec/spec_site.o \
 	deploy/release/release.o deploy/release/release_commit.o \
@@ -80,7 +81,8 @@ DEPLOY_OBJS = \
 	deploy/platform/confgen.o deploy/platform/proc.o deploy/platform/acme.o \
 	deploy/platform/caddy_renew.o \
 	deploy/remote/agent.o deploy/remote/agent_verbs.o \
-	deploy/remote/transport.o deploy/remote/fleet.o \
+	deploy/remote/transport.o \
+	deploy/fleet/fleet.o deploy/fleet/host.o deploy/fleet/engine.o \
 	deploy/bench/bench.o deploy/bench/bench_report.o
 
 UNIT_TESTS = \

@@ -636,12 +636,13 @@ bench_site(struct driver *drv, const struct spec_site *site,
 	struct sample xs[BENCH_MAX_RUNS], ys[BENCH_MAX_RUNS];
 	struct watch w = { 0, 0 }, ws = { 0, 0 };
 	struct stock st;
-	char a443[16], a80[16];
+	char a443[HEALTH_ADDR_MAX], a80[HEALTH_ADDR_MAX];
 	int p443, p80, rc = 0, c, k, n;
 
 	memset(&st, 0, sizeof(st));
-	if (health_entry(s, 443, a443, &p443) == -1 || (!o->proxy_only &&
-	    health_entry(s, 80, a80, &p80) == -1)) {
+	if (health_entry(s, 443, a443, sizeof(a443), &p443) == -1 ||
+	    (!o->proxy_only &&
+	    health_entry(s, 80, a80, sizeof(a80), &p80) == -1)) {
 		diag_error(d, s->file, 0, "network.ports: the proxy's 80 and "
 		    "443 must both be reachable from the host to bench (443 "
 		    "alone with --proxy-only)");

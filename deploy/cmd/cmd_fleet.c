@@ -10,7 +10,9 @@
 #include "buf.h"
 #include "cmd_int.h"
 #include "diag.h"
+#include "driver.h"
 #include "fleet.h"
+#include "host.h"
 #include "fsutil.h"
 #include "mem.h"
 #include "spec.h"
@@ -41,102 +43,28 @@ dc_agent_spec(int argc, char **argv)
 	return -1;	/* main runs COMMAND with argv + 5 */
 }
 
-/* A linux-netns host is driven on itself: over ssh, through its agent. */
-static int
-needs_agent(const struct spec *h)
-{
-	return h->host == HOST_SSH && h->platform == PLATFORM_LINUX_NETNS;
-}
-
 int
 dc_fleet_mode(const struct spec *s, const struct opts *o)
 {
 	if (dc_on_host.label != NULL)
 		return 0;
 	if (o->only_host != NULL)
-		return needs_agent(dc_host(s, o));
-	return s->nhosts > 1 || needs_agent(s);
+		return driver_needs_agent(dc_host(s, o));
+	return s->nhosts > 1 || driver_needs_agent(s);
 }
 
 /* What every host's run of one command shares. */
 struct run {
 	const char		*cmd;
-	const struct opts	*o;
 	const char		*const *args;
-	const char		*abs;	/* deploy.yaml's absolute path */
-	struct buf		 text;	/* and its text, for agents */
 };
-
-static struct run *the_run;
 
 static int
 step_run(struct fleet *f, struct fleet_member *m)
 {
-	struct run *r = the_run;
-	struct transport_opts to;
-	struct buf own[8] = { BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT,
-	    BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT };
-	const char **w;
-	size_t n = 0, i;
-	int rc;
+	const struct run *r = f->job;
 
-	memset(&to, 0, sizeof(to));
-	w = xcalloc(16 + 8, sizeof(*w));
-	if (needs_agent(m->host)) {
-		to.host = m->host->host_str;
-		to.known_hosts = f->known_hosts;
-		to.identity = f->identity;
-		w[n++] = m->host->agent ? m->host->agent : "deploy";
-		w[n++] = "agent";
-		w[n++] = "--spec";
-		w[n++] = r->abs;
-		w[n++] = "--host";
-		w[n++] = m->host->label;
-		w[n++] = r->cmd;
-	} else {
-		to.host = "local";
-		w[n++] = f->self;
-		w[n++] = r->cmd;
-		w[n++] = "-c";
-		w[n++] = r->o->file;
-		w[n++] = "--host";
-		w[n++] = m->host->label;
-		if (f->known_hosts != NULL) {
-			w[n++] = "--known-hosts";
-			w[n++] = f->known_hosts;
-		}
-		if (f->identity != NULL) {
-			w[n++] = "--identity";
-			w[n++] = f->identity;
-		}
-	}
-	/* "{host}" in an argument: this host's label (a file per host). */
-	for (i = 0; r->args != NULL && r->args[i] != NULL && i < 8; i++) {
-		const char *at = strstr(r->args[i], "{host}");
-
-		if (at == NULL) {
-			w[n++] = r->args[i];
-			continue;
-		}
-		buf_add(&own[i], r->args[i], (size_t)(at - r->args[i]));
-		buf_printf(&own[i], "%s%s", m->host->label, at + 6);
-		w[n++] = own[i].ptr;
-	}
-	w[n] = NULL;
-	rc = transport_run(&to, w, needs_agent(m->host) ? r->text.ptr : NULL,
-	    needs_agent(m->host) ? r->text.len : 0, &m->out, m->d);
-	for (i = 0; i < 8; i++)
-		buf_release(&own[i]);
-	free(w);
-	m->status = rc;
-	if (rc == 0)
-		return 0;
-	if (rc == 255 && needs_agent(m->host))
-		diag_error(m->d, NULL, 0, "%s: cannot reach %s", r->cmd,
-		    m->host->host_str);
-	else if (rc > 0)
-		diag_error(m->d, NULL, 0, "%s failed (exit %d)", r->cmd, rc);
-	return -1;
+	return host_command(f, m, r->cmd, r->args);
 }
 
 /* Prints each host's output under its name, then which hosts failed. */
@@ -183,13 +111,16 @@ dc_on_hosts_with(const char *cmd, const struct opts *o, const struct spec *s,
 {
 	struct fleet f;
 	struct run r;
-	char abs[PATH_MAX];
 	size_t i, bad;
 	int rc;
 
 	memset(&r, 0, sizeof(r));
 	if (fleet_init_hosts(&f, s, site, o->only_host, d) == -1)
 		return 1;
+	if (host_spec(&f, o->file, d) == -1) {
+		fleet_close(&f, d);
+		return 1;
+	}
 	f.known_hosts = o->known_hosts;
 	f.identity = o->identity;
 	f.self = self_path[0] ? self_path : "deploy";
@@ -198,15 +129,10 @@ dc_on_hosts_with(const char *cmd, const struct opts *o, const struct spec *s,
 	if (parallel > 0)
 		f.max_parallel = parallel;
 	r.cmd = cmd;
-	r.o = o;
 	r.args = args;
-	/* The host reads relative paths against the same folder as here. */
-	r.abs = realpath(o->file, abs) != NULL ? abs : o->file;
-	/* (read and checked a moment ago by dc_load) */
-	(void)fs_read(o->file, &r.text);
 	for (i = 0; i < f.n; i++)
 		f.m[i].status = -1;
-	the_run = &r;
+	f.job = &r;
 	bad = fleet_each(&f, 0, step_run);
 	if (got == NULL)
 		print_hosts(cmd, &f, bad);
@@ -215,7 +141,5 @@ dc_on_hosts_with(const char *cmd, const struct opts *o, const struct spec *s,
 			got(&f.m[i], arg);
 	rc = bad > 0 ? 1 : 0;
 	fleet_close(&f, d);
-	buf_release(&r.text);
-	the_run = NULL;
 	return rc;
 }

@@ -14,7 +14,9 @@
 #include "cmd_int.h"
 #include "diag.h"
 #include "driver.h"
+#include "engine.h"
 #include "fleet.h"
+#include "host.h"
 #include "health.h"
 #include "mem.h"
 #include "plan.h"
@@ -108,7 +110,7 @@ cmd_status(int argc, char **argv)
 		const struct observed_jail *j0 = &obs.jails[i];
 		const struct spec_site *site = spec_site(s, j0->name);
 		struct buf desc = BUF_INIT, dir = BUF_INIT, rep = BUF_INIT;
-		struct health_opts ho = { o.cacert, NULL, 5 };
+		struct health_opts ho = { .ca = o.cacert, .timeout = 5 };
 		struct health_result hr;
 		struct diag *hd;
 		struct stat st;
@@ -191,57 +193,32 @@ out:
 	return dc_report(d, rc);
 }
 
-/* health on one host of a fleet: every site it has (or the one named),
- * checked from here through the host's proxy. */
-static const struct opts *health_o;
-
-static int
-step_health(struct fleet *f, struct fleet_member *m)
-{
-	const struct spec *h = m->host;
-	struct driver *drv = NULL;
-	size_t i;
-	int rc = 0;
-
-	(void)f;
-	/* The proxy's own CA (Caddy's) is at hand only on this machine. */
-	if (health_o->cacert == NULL && h->host == HOST_LOCAL &&
-	    h->platform == PLATFORM_LINUX_NETNS &&
-	    (drv = driver_open(h, m->d)) == NULL)
-		return -1;
-	for (i = 0; i < h->nsites; i++) {
-		struct health_opts ho = { health_o->cacert, health_o->expect,
-		    10 };
-		struct health_result hr;
-		struct buf rep = BUF_INIT;
-
-		if (m->site != NULL && m->site != &h->sites[i])
-			continue;
-		if (ho.ca == NULL && drv != NULL)
-			ho.ca = drv->ops->proxy_ca(drv);
-		if (health_check(h, &h->sites[i], &ho, &hr, &rep, m->d) == -1)
-			rc = -1;
-		buf_printf(&m->out, "%s:\n%s", h->sites[i].name, rep.ptr);
-		buf_release(&rep);
-	}
-	driver_free(drv);
-	return rc;
-}
-
-/* health on every host, in parallel, each under its name. */
+/* health on every host, in parallel, each under its name, checked from
+ * here through the host's proxy. */
 static int
 health_on_hosts(const struct opts *o, const struct spec *s, struct diag *d)
 {
 	struct fleet f;
+	struct engine_opts eo;
 	size_t i, bad;
 
 	if (fleet_init_hosts(&f, s, o->npos ? o->pos[0] : NULL, o->only_host,
 	    d) == -1)
 		return 1;
+	if (host_spec(&f, o->file, d) == -1) {
+		fleet_close(&f, d);
+		return 1;
+	}
+	f.known_hosts = o->known_hosts;
+	f.identity = o->identity;
+	f.self = self_path[0] ? self_path : "deploy";
 	if (o->max_parallel > 0)
 		f.max_parallel = o->max_parallel;
-	health_o = o;
-	bad = fleet_each(&f, 0, step_health);
+	memset(&eo, 0, sizeof(eo));
+	eo.cacert = o->cacert;
+	eo.expect = o->expect;
+	eo.out = stdout;
+	bad = engine_health(&f, &eo);
 	for (i = 0; i < f.n; i++) {
 		if (f.n > 1)
 			printf("%s=== host %s (%s) ===\n", i ? "\n" : "",
@@ -265,7 +242,7 @@ cmd_health(int argc, char **argv)
 	size_t i;
 	int rc = 0, found = 0;
 
-	PARSE("health", 1, "eaHM");
+	PARSE("health", 1, "eaHMki");
 	d = diag_new();
 	if ((full = dc_load(&o, d, 0)) == NULL)
 		return dc_report(d, 1);
@@ -276,8 +253,7 @@ cmd_health(int argc, char **argv)
 		return dc_report(d, 1);
 	}
 	/* Checked from here, as a visitor would: no agent needed. */
-	if (full->nhosts > 1 || (s->host == HOST_SSH &&
-	    s->platform == PLATFORM_LINUX_NETNS)) {
+	if (full->nhosts > 1 || driver_needs_agent(s)) {
 		rc = health_on_hosts(&o, full, d);
 		spec_free(full);
 		return dc_report(d, rc);
@@ -287,7 +263,8 @@ cmd_health(int argc, char **argv)
 		return dc_report(d, 1);
 	}
 	for (i = 0; i < s->nsites; i++) {
-		struct health_opts ho = { o.cacert, o.expect, 10 };
+		struct health_opts ho = { .ca = o.cacert, .expect = o.expect,
+		    .timeout = 10 };
 		struct health_result hr;
 		struct buf rep = BUF_INIT;
 

@@ -23,6 +23,7 @@
 #include "diag.h"
 #include "driver.h"
 #include "fleet.h"
+#include "fsutil.h"
 #include "freebsd.h"
 #include "health.h"
 #include "mem.h"
@@ -658,6 +659,46 @@ out:
 	return dc_report(d, rc);
 }
 
+/*
+ * The proxy's own CA certificate (Caddy's tls internal root) of the host
+ * it runs for, as PEM: a controller's checks ask the host's agent for it,
+ * and a user may add it to a browser. Nothing when the proxy's
+ * certificates chain to another CA.
+ */
+static int
+cmd_proxy_ca(int argc, char **argv)
+{
+	struct opts o;
+	struct diag *d;
+	struct spec *s;
+	struct driver *drv;
+	struct buf pem = BUF_INIT;
+	const char *path;
+	int rc = 1;
+
+	PARSE("proxy-ca", 0, "H");
+	d = diag_new();
+	if ((s = dc_load(&o, d, 0)) == NULL)
+		return dc_report(d, 1);
+	if ((drv = driver_open(dc_host(s, &o), d)) != NULL) {
+		path = drv->ops->proxy_ca(drv);
+		if (path == NULL || (fs_read(path, &pem) == -1 &&
+		    errno == ENOENT))
+			rc = 0;
+		else if (pem.len == 0)
+			diag_error(d, path, 0, "cannot read: %s",
+			    strerror(errno));
+		else {
+			fwrite(pem.ptr, 1, pem.len, stdout);
+			rc = 0;
+		}
+	}
+	buf_release(&pem);
+	driver_free(drv);
+	spec_free(s);
+	return dc_report(d, rc);
+}
+
 static int cmd_help(int, char **);
 
 static const struct cmd cmds[] = {
@@ -688,7 +729,8 @@ static const struct cmd cmds[] = {
 	  "only those past 2/3 of their lifetime, as the renewal schedule "
 	  "does." },
 	{ "health", cmd_health, "health [-c FILE] [--expect ID] "
-	  "[--cacert FILE] [--host NAME] [--max-parallel N] [SITE]",
+	  "[--cacert FILE] [--host NAME] [--max-parallel N] "
+	  "[--known-hosts F] [--identity F] [SITE]",
 	  "Fetch every domain through the proxy over TLS: 200 and the "
 	  "release id; on a fleet, through every host's proxy." },
 	{ "logs", cmd_logs, "logs [-c FILE] [--host NAME] [--max-parallel N] "
@@ -723,6 +765,10 @@ static const struct cmd cmds[] = {
 	  "bench; --json prints the JSON instead). On a fleet, each host in "
 	  "turn (NAME-HOST.json on that host), then every host at once "
 	  "through its proxy, and the total." },
+	{ "proxy-ca", cmd_proxy_ca, "proxy-ca [-c FILE] [--host NAME]",
+	  "Print the CA certificate the proxy signs with when it is its own "
+	  "(proxy: caddy with tls: internal), run on the host; push and "
+	  "health trust it by themselves." },
 	{ "help", cmd_help, "help [COMMAND]", "Describe the commands." },
 	{ NULL, NULL, NULL, NULL }
 };

@@ -94,6 +94,11 @@ struct driver_ops {
 	 * step. */
 	int	(*force_renewal)(struct driver *, const char *const *names,
 		    size_t n, struct diag *d);
+	/* After a switch of site's releases, what the platform's servers
+	 * need to serve the new one (gmid holds the capsule folder it
+	 * opened). 0 or -1. NULL where nothing is needed. */
+	int	(*after_switch)(struct driver *, const struct spec_site *site,
+		    struct diag *d);
 	void	(*free)(struct driver *);
 };
 
@@ -105,6 +110,14 @@ struct driver {
 /* The driver for s->platform, or NULL with a diagnostic. */
 struct driver *driver_open(const struct spec *s, struct diag *d);
 void	driver_free(struct driver *drv);
+
+/*
+ * 1 when h's driver must run on the host itself (it makes namespaces
+ * there) and h is another machine: a controller then reaches it through
+ * the host's `deploy agent`. 0 when the driver runs here (for this
+ * machine, or for a host it drives over ssh).
+ */
+int	driver_needs_agent(const struct spec *h);
 
 /* Frees what observe put in o. */
 void	observed_release(struct observed *o);

@@ -694,6 +694,13 @@ freebsd_gemini_restart(struct driver *drv, struct diag *d)
 	return rc;
 }
 
+int
+fb_after_switch(struct driver *drv, const struct spec_site *site,
+    struct diag *d)
+{
+	return site->gemini ? freebsd_gemini_restart(drv, d) : 0;
+}
+
 void
 fb_describe(struct driver *drv, const char *jail, struct buf *out)
 {

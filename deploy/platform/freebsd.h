@@ -139,6 +139,9 @@ int	freebsd_plan_script(struct driver *drv, const struct plan *p,
  * starts: after a switch it serves the new current. 0 or -1.
  */
 int	freebsd_gemini_restart(struct driver *drv, struct diag *d);
+/* after_switch: gmid restarted when the site has a capsule. */
+int	fb_after_switch(struct driver *drv, const struct spec_site *site,
+	    struct diag *d);
 
 /* Host name of a jail: "<spec name>-<jail>". */
 void	fb_jail_name(const struct spec *s, const char *jail, struct buf *out);

@@ -312,6 +312,12 @@ driver_open(const struct spec *s, struct diag *d)
 	return NULL;
 }
 
+int
+driver_needs_agent(const struct spec *h)
+{
+	return h->host == HOST_SSH && h->platform == PLATFORM_LINUX_NETNS;
+}
+
 void
 driver_free(struct driver *drv)
 {

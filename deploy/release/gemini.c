@@ -7,6 +7,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netdb.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -40,30 +41,37 @@ gemini_reply_release(struct gemini_reply *r)
 static int
 dial(const char *addr, int port, long timeout, struct buf *err)
 {
-	struct sockaddr_in sin;
+	struct addrinfo hints, *res = NULL, *ai;
 	struct timeval tv = { timeout > 0 ? timeout : 10, 0 };
-	int fd;
+	char serv[16];
+	int fd = -1, e, saved = 0;
 
-	memset(&sin, 0, sizeof(sin));
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons((unsigned short)port);
-	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1) {
-		buf_printf(err, "%s: not an IPv4 address", addr);
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	snprintf(serv, sizeof(serv), "%d", port);
+	if ((e = getaddrinfo(addr, serv, &hints, &res)) != 0) {
+		buf_printf(err, "%s: %s", addr, gai_strerror(e));
 		return -1;
 	}
-	if ((fd = socket(AF_INET, SOCK_STREAM, 0)) == -1) {
-		buf_printf(err, "socket: %s", strerror(errno));
-		return -1;
-	}
-	/* On Linux and FreeBSD the send timeout bounds connect too. */
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1) {
-		buf_printf(err, "connect %s:%d: %s", addr, port,
-		    strerror(errno));
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		if ((fd = socket(ai->ai_family, SOCK_STREAM, 0)) == -1) {
+			saved = errno;
+			continue;
+		}
+		/* On Linux and FreeBSD the send timeout bounds connect too. */
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+			break;
+		saved = errno;
 		close(fd);
-		return -1;
+		fd = -1;
 	}
+	freeaddrinfo(res);
+	if (fd == -1)
+		buf_printf(err, "connect %s port %d: %s", addr, port,
+		    strerror(saved));
 	return fd;
 }
 

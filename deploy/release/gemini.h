@@ -21,7 +21,7 @@ void	gemini_reply_init(struct gemini_reply *r);
 void	gemini_reply_release(struct gemini_reply *r);
 
 /*
- * Connects to addr:port (IPv4 dotted quad), sends url with host as the
+ * Connects to addr:port (a name, an IPv4 or an IPv6 address), sends url with host as the
  * TLS server name, and reads the answer into r (initialised by the
  * caller). timeout is in seconds for each step. 0, or -1 with the reason
  * appended to err.

@@ -52,31 +52,38 @@ on_header(char *p, size_t size, size_t n, void *u)
 }
 
 int
-health_entry(const struct spec *s, int to, char addr[16], int *port)
+health_entry(const struct spec *s, int to, char *addr, size_t size,
+    int *port)
 {
 	size_t i;
 
 	for (i = 0; i < s->net.nports; i++)
 		if (s->net.ports[i].to == to) {
-			snprintf(addr, 16, "%s", s->net.ports[i].addr ?
-			    s->net.ports[i].addr : "127.0.0.1");
+			/* a port without an address answers on every one of
+			 * the host's: a reader elsewhere uses the host's own
+			 * name, one here (or the host itself) its loopback */
+			snprintf(addr, size, "%s", s->net.ports[i].addr ?
+			    s->net.ports[i].addr : s->host == HOST_SSH ?
+			    s->ssh_host : "127.0.0.1");
 			*port = s->net.ports[i].port;
 			return 0;
 		}
 	return -1;
 }
 
-/* A curl handle for url, with host:port resolved to addr (the proxy's
- * forwarded port, whatever DNS says); NULL on failure, in err. */
+/* A curl handle for url, connecting to addr:port (the host port that
+ * reaches the proxy), whatever DNS says of host; NULL on failure, in err. */
 static CURL *
 resolved(const char *url, const char *host, int port, const char *addr,
     struct curl_slist **res, struct buf *err)
 {
-	char resolve[300];
+	char to[HEALTH_ADDR_MAX + 300];
 	CURL *c;
+	int v6 = strchr(addr, ':') != NULL;
 
-	snprintf(resolve, sizeof(resolve), "%s:%d:%s", host, port, addr);
-	*res = curl_slist_append(NULL, resolve);
+	snprintf(to, sizeof(to), "%s:%d:%s%s%s:%d", host, port, v6 ? "[" : "",
+	    addr, v6 ? "]" : "", port);
+	*res = curl_slist_append(NULL, to);
 	if ((c = curl_easy_init()) == NULL) {
 		curl_slist_free_all(*res);
 		*res = NULL;
@@ -84,15 +91,31 @@ resolved(const char *url, const char *host, int port, const char *addr,
 		return NULL;
 	}
 	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_RESOLVE, *res);
+	curl_easy_setopt(c, CURLOPT_CONNECT_TO, *res);
 	return c;
+}
+
+/* "URL (ADDRESS port N): why", the address as connected to when known. */
+static void
+failed(struct buf *err, CURL *c, const char *url, const char *addr, int port,
+    CURLcode cc)
+{
+	char *ip = NULL;
+
+	if (curl_easy_getinfo(c, CURLINFO_PRIMARY_IP, &ip) != CURLE_OK ||
+	    ip == NULL || ip[0] == '\0' || strcmp(ip, addr) == 0)
+		buf_printf(err, "%s (%s port %d): %s", url, addr, port,
+		    curl_easy_strerror(cc));
+	else
+		buf_printf(err, "%s (%s, %s port %d): %s", url, addr, ip, port,
+		    curl_easy_strerror(cc));
 }
 
 int
 health_serial(const struct spec *s, const char *host, char *serial,
     size_t size, struct buf *err)
 {
-	char url[512], addr[16];
+	char url[512], addr[HEALTH_ADDR_MAX];
 	struct curl_slist *res = NULL, *l;
 	struct curl_certinfo *ci = NULL;
 	CURL *c;
@@ -101,7 +124,7 @@ health_serial(const struct spec *s, const char *host, char *serial,
 	int port, rc = -1;
 
 	serial[0] = '\0';
-	if (health_entry(s, 443, addr, &port) == -1) {
+	if (health_entry(s, 443, addr, sizeof(addr), &port) == -1) {
 		buf_adds(err, "network.ports: no host port reaches the proxy's "
 		    "443");
 		return -1;
@@ -117,7 +140,7 @@ health_serial(const struct spec *s, const char *host, char *serial,
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, 10L);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	if ((cc = curl_easy_perform(c)) != CURLE_OK)
-		buf_printf(err, "%s: %s", url, curl_easy_strerror(cc));
+		failed(err, c, url, addr, port, cc);
 	else if (curl_easy_getinfo(c, CURLINFO_CERTINFO, &ci) == CURLE_OK &&
 	    ci != NULL && ci->num_of_certs > 0)
 		for (l = ci->certinfo[0]; l != NULL; l = l->next)
@@ -169,7 +192,7 @@ fetch(const struct health_opts *o, const struct buf *pem, const char *host,
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	cc = curl_easy_perform(c);
 	if (cc != CURLE_OK) {
-		buf_printf(err, "%s: %s", url, curl_easy_strerror(cc));
+		failed(err, c, url, addr, port, cc);
 		curl_easy_cleanup(c);
 		curl_slist_free_all(res);
 		return -1;
@@ -222,12 +245,12 @@ check_gemini(const struct spec *s, const struct spec_site *site,
 	const char *want = o->expect != NULL ? o->expect : html_release;
 	struct gemini_reply root, rel;
 	struct buf url = BUF_INIT, err = BUF_INIT;
-	char addr[16];
+	char addr[HEALTH_ADDR_MAX];
 	int port, rc = -1;
 
 	gemini_reply_init(&root);
 	gemini_reply_init(&rel);
-	if (health_entry(s, 1965, addr, &port) == -1) {
+	if (health_entry(s, 1965, addr, sizeof(addr), &port) == -1) {
 		diag_error(d, s->file, 0, "network.ports: no host port reaches "
 		    "the Gemini jail's 1965");
 		goto out;
@@ -274,7 +297,7 @@ health_check(const struct spec *s, const struct spec_site *site,
     const struct health_opts *o, struct health_result *res,
     struct buf *report, struct diag *d)
 {
-	char addr[16];
+	char addr[HEALTH_ADDR_MAX];
 	int port, bad = 0;
 	size_t i, k;
 	struct buf pem = BUF_INIT;
@@ -282,7 +305,7 @@ health_check(const struct spec *s, const struct spec_site *site,
 	const char *cas[3] = { o->ca, s->proxy.ca, s->proxy.acme_ca_root };
 
 	memset(res, 0, sizeof(*res));
-	if (health_entry(s, 443, addr, &port) == -1) {
+	if (health_entry(s, 443, addr, sizeof(addr), &port) == -1) {
 		diag_error(d, s->file, 0, "network.ports: no host port reaches "
 		    "the proxy's 443");
 		return -1;
@@ -296,6 +319,10 @@ health_check(const struct spec *s, const struct spec_site *site,
 			return -1;
 		} else if (cas[k] != NULL)
 			buf_addc(&pem, '\n');
+	if (o->ca_pem != NULL && o->ca_pem_len > 0) {
+		buf_add(&pem, o->ca_pem, o->ca_pem_len);
+		buf_addc(&pem, '\n');
+	}
 	for (i = 0; i < site->ndomains; i++) {
 		const char *host = site->domains[i];
 		struct reply root = { BUF_INIT, "" }, rel = { BUF_INIT, "" };

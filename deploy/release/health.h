@@ -15,6 +15,9 @@
 struct health_opts {
 	const char	*ca;		/* CA file trusted besides the system
 					 * store and proxy.ca; NULL: none */
+	const char	*ca_pem;	/* and CA certificates as PEM text */
+	size_t		 ca_pem_len;	/* (the proxy's own, read on the
+					 * host), NULL or 0: none */
 	const char	*expect;	/* release id wanted; NULL: any */
 	long		 timeout;	/* seconds per request */
 };
@@ -41,9 +44,17 @@ int	health_check(const struct spec *s, const struct spec_site *site,
 	    const struct health_opts *o, struct health_result *r,
 	    struct buf *report, struct diag *d);
 
-/* The host address and port that reach the proxy's port to (80 or 443):
- * address into addr[16]. 0, or -1 when no port maps there. */
-int	health_entry(const struct spec *s, int to, char addr[16], int *port);
+/*
+ * Where a reader reaches the host port that leads to the proxy's port to
+ * (80 or 443, or 1965: the Gemini jail): the address the port names;
+ * else, for a host reached over ssh, the host's own name or address (as
+ * in host:); else this machine's loopback (a local host, or the host
+ * itself when deploy runs there). Into addr (size bytes, no brackets
+ * around an IPv6 address) and *port. 0, or -1 when no port maps there.
+ */
+#define HEALTH_ADDR_MAX	256
+int	health_entry(const struct spec *s, int to, char *addr, size_t size,
+	    int *port);
 
 /* The serial number of the certificate the proxy serves for host (only
  * a handshake, not verified), into serial (size bytes). 0, or -1 with

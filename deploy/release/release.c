@@ -381,6 +381,30 @@ release_rollback(struct transport *t, const char *id, char *now_out,
 }
 
 int
+release_restore(struct transport *t, const char *current,
+    const char *previous, struct diag *d)
+{
+	struct buf rest = BUF_INIT;
+	const char *ids[2] = { current, previous };
+	int i, rc = -1;
+
+	for (i = 0; i < 2; i++)
+		if (ids[i][0] != '\0' && !release_id_valid(ids[i])) {
+			diag_error(d, NULL, 0, "'%s' is not a release id",
+			    ids[i]);
+			return -1;
+		}
+	if (transport_printf(t, d, "restore %s %s\n", current[0] ? current :
+	    "-", previous[0] ? previous : "-") == -1 ||
+	    answer(t, &rest, NULL, NULL, d) == -1)
+		goto out;
+	rc = 0;
+out:
+	buf_release(&rest);
+	return rc;
+}
+
+int
 release_prune(struct transport *t, int keep, size_t *removed_out,
     struct diag *d)
 {

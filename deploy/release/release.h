@@ -109,6 +109,15 @@ int	release_rollback(struct transport *t, const char *id, char *now_out,
 	    struct diag *d);
 
 /*
+ * Puts both links back as they were before a switch that is undone:
+ * `current` at release current (verified first) and `previous` at release
+ * previous, either "" for no link (before a first push nothing is served,
+ * and nothing is again). 0, or -1 with the links as they were.
+ */
+int	release_restore(struct transport *t, const char *current,
+	    const char *previous, struct diag *d);
+
+/*
  * Removes checked-out releases beyond the newest `keep`, never the current
  * nor the previous one. Writes the number removed into removed_out when not
  * NULL. 0 or -1.

@@ -19,7 +19,8 @@
  *
  * VERB "serve" speaks the line protocol of release.c on stdin/stdout until
  * end of input or "quit". The other verbs run one request and print its
- * answer: "list", "stage ID", "switch ID", "rollback [ID]", "prune KEEP".
+ * answer: "list", "stage ID", "switch ID", "rollback [ID]", "restore
+ * CURRENT PREVIOUS" (either "-" for no link), "prune KEEP".
  * Answers end with a line "ok ..." or "err MESSAGE".
  */
 

@@ -1,6 +1,6 @@
 /*
  * The agent's requests: have and pack (receiving releases), stage,
- * switch, rollback, prune and list; and the release folders and links
+ * switch, rollback, restore, prune and list; and the release folders and links
  * under the site folder that they read and change.
  */
 
@@ -460,6 +460,62 @@ v_rollback(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 	return rc;
 }
 
+/* Removes link name (current, previous); gone already is fine. */
+static int
+drop_link(struct agent *a, const char *name, struct diag *d)
+{
+	struct buf p = BUF_INIT;
+	int rc = 0;
+
+	buf_printf(&p, "%s/%s", a->site, name);
+	if (unlink(p.ptr) == -1 && errno != ENOENT) {
+		diag_error(d, p.ptr, 0, "unlink: %s", strerror(errno));
+		rc = -1;
+	}
+	buf_release(&p);
+	return rc;
+}
+
+/*
+ * "restore CURRENT PREVIOUS": both links as they were before a switch
+ * that is being undone ("-": no such link, as before a first push), so
+ * that previous stays what readers were served before, not the release
+ * that failed its check. Answers "ok CURRENT".
+ */
+static int
+v_restore(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
+{
+	char current[RELEASE_ID_MAX];
+	int i;
+
+	(void)ac;
+	for (i = 1; i <= 2; i++)
+		if (strcmp(av[i], "-") != 0 && !release_id_valid(av[i])) {
+			diag_error(d, NULL, 0, "'%s' is not a release id",
+			    av[i]);
+			return -1;
+		}
+	read_link(a, "current", current);
+	if (strcmp(av[1], "-") == 0) {
+		if (drop_link(a, "current", d) == -1)
+			return -1;
+	} else if (strcmp(current, av[1]) != 0) {
+		struct buf prev = BUF_INIT;
+		int rc;
+
+		a->staged[0] = '\0';	/* checked again before it serves */
+		rc = switch_to(a, av[1], &prev, d);
+		buf_release(&prev);
+		if (rc == -1)
+			return -1;
+	}
+	if (strcmp(av[2], "-") == 0 ? drop_link(a, "previous", d) == -1 :
+	    set_link(a, "previous", av[2], d) == -1)
+		return -1;
+	buf_adds(ok, av[1]);
+	return 0;
+}
+
 static int
 v_prune(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 {
@@ -562,6 +618,7 @@ static const struct agent_verb verbs[] = {
 	{ "stage",	1, 1, 1, 0, v_stage },
 	{ "switch",	1, 1, 1, 0, v_switch },
 	{ "rollback",	0, 1, 1, 0, v_rollback },
+	{ "restore",	2, 2, 1, 0, v_restore },
 	{ "prune",	1, 1, 1, 0, v_prune },
 	{ "list",	0, 0, 0, 0, v_list },
 };

@@ -88,11 +88,14 @@ local_argv(struct transport *t, const struct transport_opts *o, char ***out,
 	return 0;
 }
 
-/* Splits ssh://user@host[:port] (user and port optional). */
+/* Splits ssh://user@host[:port] (user and port optional; an IPv6
+ * address in brackets, given to ssh without them). */
 static int
 parse_ssh_url(const char *url, char **userhost, char **port, struct diag *d)
 {
-	const char *p = url + strlen("ssh://"), *at, *colon, *end;
+	const char *p = url + strlen("ssh://"), *at, *colon, *end, *host;
+	const char *close = NULL;
+	struct buf uh = BUF_INIT;
 	char *num;
 	long v;
 
@@ -102,18 +105,28 @@ parse_ssh_url(const char *url, char **userhost, char **port, struct diag *d)
 		return -1;
 	}
 	at = memchr(p, '@', end - p);
-	colon = memchr(at != NULL ? at : p, ':', end - (at != NULL ? at : p));
-	if (p == end || (at != NULL && at == p) || (colon != NULL &&
-	    colon == (at != NULL ? at + 1 : p)) || *p == '-') {
+	host = at != NULL ? at + 1 : p;
+	if (host < end && *host == '[' &&
+	    (close = memchr(host, ']', end - host)) == NULL) {
+		diag_error(d, NULL, 0, "%s: no ']' after the IPv6 address", url);
+		return -1;
+	}
+	colon = memchr(close != NULL ? close : host, ':',
+	    end - (close != NULL ? close : host));
+	if (p == end || (at != NULL && at == p) || colon == host ||
+	    (close != NULL && close == host + 1) ||
+	    (close != NULL && close + 1 != end && close + 1 != colon) ||
+	    *p == '-' || *host == '-') {
 		diag_error(d, NULL, 0, "%s: expected ssh://user@host[:port]", url);
 		return -1;
 	}
-	*userhost = xstrndup(p, (colon != NULL ? colon : end) - p);
-	if (strchr(*userhost, '[') != NULL) {
-		diag_error(d, NULL, 0, "%s: bracketed addresses are not supported", url);
-		free(*userhost);
-		return -1;
-	}
+	if (at != NULL)
+		buf_add(&uh, p, (size_t)(host - p));
+	if (close != NULL)
+		buf_add(&uh, host + 1, (size_t)(close - host - 1));
+	else
+		buf_add(&uh, host, (size_t)((colon != NULL ? colon : end) - host));
+	*userhost = buf_detach(&uh, NULL);
 	*port = NULL;
 	if (colon != NULL) {
 		num = xstrndup(colon + 1, end - colon - 1);

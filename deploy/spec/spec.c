@@ -63,6 +63,26 @@ parse_host(struct ctx *c, yaml_node_t *n)
 	}
 	s->ssh_user = arena_strndup(c->arena, rest, at - rest);
 	rest = at + 1;
+	if (*rest == '[') {
+		/* an IPv6 address: ssh://user@[2001:db8::1]:22 */
+		const char *close = strchr(rest, ']');
+
+		if (close == NULL || close == rest + 1 ||
+		    (close[1] != '\0' && close[1] != ':')) {
+			sp_err(c, sp_line_of(n), "host: bad IPv6 address in "
+			    "'%s' (ssh://user@[ADDRESS]:PORT)", v);
+			return;
+		}
+		if (close[1] == ':' &&
+		    sp_parse_int(close + 2, 1, 65535, &port) == -1) {
+			sp_err(c, sp_line_of(n), "host: bad port in '%s'", v);
+			return;
+		}
+		s->ssh_host = arena_strndup(c->arena, rest + 1,
+		    close - rest - 1);
+		s->ssh_port = (int)port;
+		return;
+	}
 	colon = strrchr(rest, ':');
 	if (colon != NULL) {
 		if (sp_parse_int(colon + 1, 1, 65535, &port) == -1) {

@@ -22,6 +22,7 @@ struct fleet_member {
 	struct transport	*t;
 	struct diag		*d;		/* this host's problems */
 	char			 prev[RELEASE_ID_MAX]; /* current before switch */
+	char			 prev_prev[RELEASE_ID_MAX]; /* and previous */
 	char			 now[RELEASE_ID_MAX];
 	int			 staged;
 	int			 switched;
@@ -30,6 +31,8 @@ struct fleet_member {
 	long long		 switched_ms;	/* when, for the switch window */
 	int			 status;	/* exit status of a command run
 						 * on the host, -1: not run */
+	struct buf		 ca;		/* host_proxy_ca's PEM */
+	int			 ca_read;
 };
 
 struct fleet {
@@ -39,6 +42,10 @@ struct fleet {
 	const char		*known_hosts;
 	const char		*identity;
 	const char		*self;		/* local agent: this program */
+	char			*spec_path;	/* deploy.yaml for agents */
+	struct buf		 spec_text;	/* (host_spec) */
+	void			*job;		/* what the steps of one
+						 * command share */
 };
 
 /*

@@ -17,6 +17,7 @@ fleet_init(struct fleet *f, const struct spec *s, const char *name,
 	size_t i;
 
 	memset(f, 0, sizeof(*f));
+	buf_init(&f->spec_text);
 	f->max_parallel = 4;
 	f->m = xcalloc(s->nhosts ? s->nhosts : 1, sizeof(*f->m));
 	for (i = 0; i < s->nhosts; i++) {
@@ -27,6 +28,8 @@ fleet_init(struct fleet *f, const struct spec *s, const char *name,
 		f->m[f->n].host = s->hosts[i];
 		f->m[f->n].site = site;
 		f->m[f->n].d = diag_new();
+		buf_init(&f->m[f->n].out);
+		buf_init(&f->m[f->n].ca);
 		f->n++;
 	}
 	if (f->n == 0) {
@@ -43,6 +46,7 @@ fleet_init_hosts(struct fleet *f, const struct spec *s, const char *site,
 	size_t i;
 
 	memset(f, 0, sizeof(*f));
+	buf_init(&f->spec_text);
 	f->max_parallel = 4;
 	f->m = xcalloc(s->nhosts ? s->nhosts : 1, sizeof(*f->m));
 	for (i = 0; i < s->nhosts; i++) {
@@ -55,6 +59,8 @@ fleet_init_hosts(struct fleet *f, const struct spec *s, const char *site,
 		f->m[f->n].host = h;
 		f->m[f->n].site = site != NULL ? spec_site(h, site) : NULL;
 		f->m[f->n].d = diag_new();
+		buf_init(&f->m[f->n].out);
+		buf_init(&f->m[f->n].ca);
 		f->n++;
 	}
 	if (f->n == 0) {
@@ -193,8 +199,12 @@ fleet_close(struct fleet *f, struct diag *d)
 		diag_free(m->d);
 		m->d = NULL;
 		buf_release(&m->out);
+		buf_release(&m->ca);
 	}
 	free(f->m);
+	free(f->spec_path);
+	f->spec_path = NULL;
+	buf_release(&f->spec_text);
 	f->m = NULL;
 	f->n = 0;
 	return rc;
