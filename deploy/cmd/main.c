@@ -480,7 +480,8 @@ cmd_agent_wrap(int argc, char **argv)
 	if (c == NULL || (strcmp(c->name, "plan") != 0 &&
 	    strcmp(c->name, "apply") != 0 && strcmp(c->name, "destroy") != 0 &&
 	    strcmp(c->name, "status") != 0 && strcmp(c->name, "logs") != 0 &&
-	    strcmp(c->name, "bench") != 0)) {
+	    strcmp(c->name, "bench") != 0 &&
+	    strcmp(c->name, "proxy-ca") != 0)) {
 		fprintf(stderr, "deploy agent: '%s' is not run for a "
 		    "controller\n", argv[5]);
 		return EXIT_USAGE;

@@ -393,8 +393,11 @@ step_before(struct fleet *f, struct fleet_member *m)
 		;
 	if (k < i)
 		snprintf(m->prev, sizeof(m->prev), "%s", list[k].id);
-	else if (i < n && i > 0)
-		snprintf(m->prev, sizeof(m->prev), "%s", list[i - 1].id);
+	else
+		for (k = 0; k < i && i < n; k++)
+			if (!list[k].failed)
+				snprintf(m->prev, sizeof(m->prev), "%s",
+				    list[k].id);
 	free(list);
 	if (m->prev[0] == '\0') {
 		diag_error(m->d, NULL, 0, "no release before the current one");
@@ -468,9 +471,10 @@ step_list(struct fleet *f, struct fleet_member *m)
 
 		gmtime_r(&tt, &tm);
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-		buf_printf(&m->out, "%s  %s%s%s\n", list[i].id, when,
+		buf_printf(&m->out, "%s  %s%s%s%s\n", list[i].id, when,
 		    list[i].current ? "  current" : "",
-		    list[i].previous ? "  previous" : "");
+		    list[i].previous ? "  previous" : "",
+		    list[i].failed ? "  failed (never served)" : "");
 		if (list[i].current)
 			snprintf(m->now, sizeof(m->now), "%s", list[i].id);
 	}

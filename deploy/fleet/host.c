@@ -129,8 +129,12 @@ host_proxy_ca(struct fleet *f, struct fleet_member *m)
 	int rc = 0;
 
 	if (m->ca_read)
-		return 0;
-	if (driver_needs_agent(m->host)) {
+		return m->ca_read == 1 ? 0 : -1;
+	/* only Caddy's tls internal makes a CA of its own */
+	if (m->host->proxy.kind != PROXY_CADDY ||
+	    m->host->proxy.tls != TLS_INTERNAL)
+		rc = 0;
+	else if (driver_needs_agent(m->host)) {
 		struct buf said = m->out;
 
 		buf_init(&m->out);
@@ -152,8 +156,8 @@ host_proxy_ca(struct fleet *f, struct fleet_member *m)
 		}
 		driver_free(drv);
 	}
-	if (rc == 0)
-		m->ca_read = 1;
+	/* asked once: a failure is not asked again at each retry */
+	m->ca_read = rc == 0 ? 1 : 2;
 	return rc;
 }
 

@@ -172,7 +172,10 @@ fetch(const struct health_opts *o, const struct buf *pem, const char *host,
 	CURLcode cc;
 	char *loc = NULL;
 
-	snprintf(url, sizeof(url), "https://%s:%d%s", host, port, path);
+	if (port == 443)
+		snprintf(url, sizeof(url), "https://%s%s", host, path);
+	else
+		snprintf(url, sizeof(url), "https://%s:%d%s", host, port, path);
 	if ((c = resolved(url, host, port, addr, &res, err)) == NULL)
 		return -1;
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https");

@@ -458,6 +458,7 @@ list_line(const char *line, void *arg)
 	r->time = when;
 	r->current = strstr(flags, "current") != NULL;
 	r->previous = strstr(flags, "previous") != NULL;
+	r->failed = strstr(flags, "failed") != NULL;
 	return 0;
 }
 

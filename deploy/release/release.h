@@ -36,6 +36,8 @@ struct release_info {
 	long long	time;		/* commit time, seconds since the epoch */
 	int		current;	/* `current` points at it */
 	int		previous;	/* it was current before the last switch */
+	int		failed;		/* it failed its check and was undone:
+					 * it never served readers */
 };
 
 /*

@@ -370,6 +370,45 @@ out:
 	return rc;
 }
 
+/* Whether id failed its check after a switch and was undone (restore
+ * notes it in the state folder's "failed"): it never served readers, so
+ * a rollback never goes back to it by itself. */
+static int
+failed_release(struct agent *a, const char *id)
+{
+	struct buf p = BUF_INIT;
+	char line[RELEASE_ID_MAX + 2];
+	FILE *fp;
+	int found = 0;
+
+	buf_printf(&p, "%s/failed", a->state);
+	fp = fopen(p.ptr, "r");
+	buf_release(&p);
+	while (fp != NULL && !found && fgets(line, sizeof(line), fp) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		found = strcmp(line, id) == 0;
+	}
+	if (fp != NULL)
+		fclose(fp);
+	return found;
+}
+
+static void
+note_failed(struct agent *a, const char *id)
+{
+	struct buf p = BUF_INIT;
+	FILE *fp;
+
+	if (id[0] == '\0' || failed_release(a, id))
+		return;
+	buf_printf(&p, "%s/failed", a->state);
+	if ((fp = fopen(p.ptr, "a")) != NULL) {
+		fprintf(fp, "%s\n", id);
+		fclose(fp);
+	}
+	buf_release(&p);
+}
+
 /* Makes id current; answers "ok PREVIOUS" ("-" if there was none). */
 static int
 switch_to(struct agent *a, const char *id, struct buf *ok, struct diag *d)
@@ -443,7 +482,9 @@ v_rollback(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 				return -1;
 			target[0] = '\0';
 			for (i = 0; i < n && strcmp(ids[i], current) < 0; i++)
-				snprintf(target, sizeof(target), "%s", ids[i]);
+				if (!failed_release(a, ids[i]))
+					snprintf(target, sizeof(target), "%s",
+					    ids[i]);
 			free_ids(ids, n);
 		}
 		if (target[0] == '\0') {
@@ -496,6 +537,8 @@ v_restore(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 			return -1;
 		}
 	read_link(a, "current", current);
+	if (strcmp(current, av[1]) != 0)
+		note_failed(a, current);
 	if (strcmp(av[1], "-") == 0) {
 		if (drop_link(a, "current", d) == -1)
 			return -1;
@@ -600,12 +643,13 @@ v_list(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 			git_tree_free(t);
 			git_commit_free(c);
 		}
-		fprintf(a->out, "release %s %lld %s%s%s\n", ids[i], when,
+		fprintf(a->out, "release %s %lld %s%s%s%s\n", ids[i], when,
 		    strcmp(ids[i], current) == 0 ? "current" : "",
 		    strcmp(ids[i], current) == 0 &&
 		    strcmp(ids[i], previous) == 0 ? "," : "",
 		    strcmp(ids[i], previous) == 0 ? "previous" :
-		    strcmp(ids[i], current) != 0 ? "-" : "");
+		    strcmp(ids[i], current) != 0 ? "-" : "",
+		    failed_release(a, ids[i]) ? ",failed" : "");
 	}
 	free_ids(ids, n);
 	diag_free(scratch);

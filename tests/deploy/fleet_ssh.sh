@@ -1,0 +1,246 @@
+#!/bin/sh
+# A fleet of three ssh hosts configured only as deploy.yaml(5) and the
+# post "One site on several hosts" show it: the ports as the manual writes
+# them (none given: 80 and 443 on every address of the host), one network
+# for all, no --cacert. Each host is a network and mount namespace of its
+# own with a real sshd (fleet_lib.sh), reached over ssh with its host key
+# checked. Run once with each proxy kind: nginx (proxy.ca names the CA of
+# its certificate files) and Caddy (tls internal: its own root, which
+# deploy reads on each host through its agent). For each kind:
+#   - a first push whose check fails on one host: every host back to
+#     serving nothing, the release kept and listed as failed;
+#   - pushes checked at each host's own address, as a reader would;
+#   - a push put back, then `rollback` without an id: every host goes
+#     back to what it served before the last good push;
+#   - two pushes at once (nginx): the second waits for the first.
+# Everything it makes is removed on exit, also after a failure.
+#
+# usage: tests/deploy/fleet_ssh.sh [path/to/deploy]
+# TEST_PARTS="nginx caddy" picks the proxy kinds (both by default).
+
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+DEPLOY=${1:-$top/bin/deploy}
+case $DEPLOY in /*) ;; *) DEPLOY=$(pwd)/$DEPLOY ;; esac
+pass=0
+fail=0
+started=$(date +%s)
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL $*"
+	[ -z "${MUTATE_FAIL_FAST:-}" ] || finish
+}
+part() {
+	case " ${TEST_PARTS:-all} " in *" all "* | *" $1 "*) return 0 ;; esac
+	return 1
+}
+finish() {
+	echo "($(( $(date +%s) - started )) s)"
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit $?
+}
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "fleet_ssh: needs root (namespaces, nftables)" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+DEB="nginx caddy nftables iproute2 curl util-linux openssh-server openssh-client openssl" \
+    sh "$top/tests/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
+
+. "$top/tests/deploy/fleet_lib.sh"
+fleet_names
+trap fleet_cleanup EXIT
+trap 'exit 1' INT TERM HUP
+fleet_keys
+for h in $hosts; do
+	fleet_host "$h" || { bad "host $h: set up"; cat "$work/h$h/sshd.log"; finish; }
+done
+mkdir -p src
+
+# manual_yaml KIND: deploy.yaml as the manual shows a fleet (ports left
+# to their default); each host its own state and releases folders only
+# because the three share this machine's disk.
+manual_yaml() {
+	cat <<CONF
+name: fs$id
+platform: linux-netns
+network:
+  bridge: fsb0
+  subnet: 10.235.$oct.0/24
+  proxy: 10.235.$oct.2
+CONF
+	if [ "$1" = nginx ]; then cat <<CONF
+proxy:
+  kind: nginx
+  certificate: $work/cert.pem
+  key: $work/key.pem
+  ca: $work/cert.pem
+CONF
+	else cat <<CONF
+proxy:
+  kind: caddy
+  tls: internal
+CONF
+	fi
+	echo "hosts:"
+	for h in $hosts; do cat <<CONF
+  - name: h$h
+    host: ssh://root@$(hostip "$h")
+    agent: $DEPLOY
+    state: $work/h$h/state-$1
+    releases:
+      root: $work/h$h/www-$1
+CONF
+	done
+	cat <<CONF
+sites:
+  - name: blog
+    domains: [blog.test]
+    source: $work/src
+CONF
+}
+
+D() {	# D COMMAND ARGS: deploy as a user runs it, with the fleet's keys
+	"$DEPLOY" "$@" --known-hosts "$work/known_hosts" --identity "$work/client_key"
+}
+ca_of() {	# ca_of KIND H: the CA a reader trusts for host H
+	if [ "$1" = nginx ]; then echo "$work/cert.pem"
+	else echo "$work/h$2/state-caddy/proxy/data/pki/authorities/local/root.crt"; fi
+}
+serving() {	# serving KIND H: the release id host H serves, or its HTTP code
+	curl -sS -m 5 --cacert "$(ca_of "$1" "$2")" -w '%{http_code}' -o "$work/body" \
+	    --resolve "blog.test:443:$(hostip "$2")" https://blog.test/.well-known/release \
+	    > "$work/code" 2>/dev/null
+	if [ "$(cat "$work/code")" = 200 ]; then cat "$work/body"; else echo "HTTP$(cat "$work/code")"; fi
+}
+none_serve() {	# none_serve KIND: every host answers / with 404, and no release
+	for h in $hosts; do
+		c=$(curl -sS -m 5 --cacert "$(ca_of "$1" "$h")" -w '%{http_code}' -o /dev/null \
+		    --resolve "blog.test:443:$(hostip "$h")" https://blog.test/ 2>/dev/null)
+		[ "$c" = 404 ] && [ -z "$(serving "$1" "$h")" ] || return 1
+	done
+}
+all_serve() {	# all_serve KIND ID: every host serves release ID
+	[ -n "$2" ] || return 1
+	for h in $hosts; do [ "$(serving "$1" "$h")" = "$2" ] || return 1; done
+}
+# h_down H / h_up H: host H's ports stop / start reaching its proxy
+h_down() {
+	ip netns exec "$(hostns "$1")" nft list ruleset > "$work/h$1.nft"
+	ip netns exec "$(hostns "$1")" nft flush ruleset
+}
+h_up() { ip netns exec "$(hostns "$1")" nft -f "$work/h$1.nft"; }
+
+scenario() {	# scenario KIND
+	k=$1
+	manual_yaml "$k" > "fleet-$k.yaml"
+	F=fleet-$k.yaml
+	D apply -c "$F" > apply.out 2>&1 && grep -q "^apply on 3 hosts: 3 ok" apply.out &&
+	    ok "$k: apply on three ssh hosts, ports as the manual writes them" ||
+	    { bad "$k: apply"; cat apply.out; return; }
+
+	# --- a first push whose check fails: back to serving nothing -------
+	echo "<h1>first $k</h1>" > src/index.html
+	h_down 2
+	D push -c "$F" blog > push.out 2> push.err; rc=$?
+	r0=$(sed -n 's/^release //p' push.out)
+	if [ $rc -eq 1 ] &&
+	    [ "$(grep -c "^host h[123]: health check failed: back to serving nothing, as before this first push" push.out)" -eq 3 ] &&
+	    grep -q "^host h2: FAIL blog.test: https://blog.test/ ($(hostip 2) port 443): Couldn't connect" push.out &&
+	    grep -q "host h2: site blog: https://blog.test/ ($(hostip 2) port 443): " push.err; then
+		ok "$k: first push failing on h2: every host back to serving nothing; the message names host, URL and address"
+	else
+		bad "$k: failed first push (rc $rc)"; cat push.out push.err
+	fi
+	h_up 2
+	none_serve "$k" && ok "$k: no host serves the failed first release: / answers 404" ||
+	    bad "$k: a host serves something after the failed first push: $(serving "$k" 1) $(serving "$k" 2) $(serving "$k" 3)"
+	D releases -c "$F" blog > rel.out 2>&1
+	[ "$(grep -c "^host h[123]: $r0 .*failed (never served)" rel.out)" -eq 3 ] &&
+	    ! grep -q current rel.out &&
+	    ok "$k: releases lists it on every host, failed, none current" ||
+	    { bad "$k: releases after the failed first push"; cat rel.out; }
+
+	# --- pushes checked where the reader is ------------------------------
+	sleep 1
+	echo "<h1>one $k</h1>" > src/index.html
+	D push -c "$F" blog > push.out 2>&1; rc=$?
+	r1=$(sed -n 's/^release //p' push.out)
+	if [ $rc -eq 0 ] && [ "$(grep -c "^host h[123]: ok   https://blog.test/ 200 release $r1" push.out)" -eq 3 ] &&
+	    all_serve "$k" "$r1"; then
+		ok "$k: push checked at each host's own address, no --cacert: every host serves $r1"
+	else
+		bad "$k: push (rc $rc)"; cat push.out
+	fi
+	sleep 1
+	echo "<h1>two $k</h1>" > src/index.html
+	D push -c "$F" blog > push.out 2>&1; rc=$?
+	r2=$(sed -n 's/^release //p' push.out)
+	[ $rc -eq 0 ] && all_serve "$k" "$r2" && ok "$k: second push: every host serves $r2" ||
+	    { bad "$k: second push (rc $rc)"; cat push.out; }
+	D health -c "$F" blog > he.out 2>&1; rc=$?
+	[ $rc -eq 0 ] && grep -q "^health on 3 hosts: 3 ok, 0 failed" he.out &&
+	    ok "$k: health from here on every host, trusting what each proxy needs" ||
+	    { bad "$k: health (rc $rc)"; cat he.out; }
+
+	# --- a push put back, then rollback without an id ---------------------
+	sleep 1
+	echo "<h1>broken $k</h1>" > src/index.html
+	h_down 3
+	D push -c "$F" blog > push.out 2>&1; rc=$?
+	h_up 3
+	if [ $rc -eq 1 ] && [ "$(grep -c "^host h[123]: health check failed: back to $r2" push.out)" -eq 3 ] &&
+	    all_serve "$k" "$r2"; then
+		ok "$k: a push failing its check on h3: every host back on $r2"
+	else
+		bad "$k: put back (rc $rc)"; cat push.out
+	fi
+	D rollback -c "$F" blog > rb.out 2>&1; rc=$?
+	if [ $rc -eq 0 ] && all_serve "$k" "$r1"; then
+		ok "$k: rollback without an id after the put-back: every host back to $r1"
+	else
+		bad "$k: rollback after a put-back (rc $rc)"; cat rb.out
+	fi
+}
+
+if part nginx; then
+	scenario nginx
+	# --- two pushes at once: the second waits for the first -----------------
+	sleep 1
+	echo "<h1>three</h1>" > src/index.html
+	DEPLOY_TEST_PAUSE="between-phases:$work/pause.pid" D push -c fleet-nginx.yaml blog \
+	    > pa.out 2>&1 &
+	bg=$!
+	i=0
+	while [ ! -s pause.pid ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+	echo "<h1>four</h1>" > src/index.html
+	D push -c fleet-nginx.yaml blog > pb.out 2>&1 &
+	bgb=$!
+	i=0
+	while ! grep -q "^waiting for" pb.out && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	if grep -q "^waiting for the push or rollback that holds .*blog.lock (process $(cat pause.pid))" pb.out &&
+	    ! grep -q "^release " pb.out; then
+		ok "a second push waits for the first, naming it"
+	else
+		bad "second push during the first"; cat pb.out
+	fi
+	kill -9 "$(cat pause.pid)" 2>/dev/null
+	wait "$bg" 2>/dev/null
+	wait "$bgb"; rc=$?
+	r4=$(sed -n 's/^release //p' pb.out)
+	[ $rc -eq 0 ] && all_serve nginx "$r4" &&
+	    ok "the first killed between its phases, the second completes: every host on $r4" ||
+	    { bad "second push after the first was killed (rc $rc)"; cat pb.out; }
+	D destroy -f -c fleet-nginx.yaml > de.out 2>&1 || { bad "destroy (nginx)"; cat de.out; }
+fi
+if part caddy; then
+	scenario caddy
+	D destroy -f -c fleet-caddy.yaml > de.out 2>&1 || { bad "destroy (caddy)"; cat de.out; }
+fi
+n=0
+for h in $hosts; do [ -z "$(on_host "$h" ip netns list)" ] && n=$((n + 1)); done
+[ $n -eq 3 ] && ok "destroy -f: no jail left on any host" || bad "jails left after destroy"
+finish
