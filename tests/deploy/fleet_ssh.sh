@@ -10,8 +10,10 @@
 #   - a first push whose check fails on one host: every host back to
 #     serving nothing, the release kept and listed as failed;
 #   - pushes checked at each host's own address, as a reader would;
+#   - a push that one host cannot stage switches nothing;
 #   - a push put back, then `rollback` without an id: every host goes
-#     back to what it served before the last good push;
+#     back to what it served before the last good push, never to a
+#     release that did not serve;
 #   - two pushes at once (nginx): the second waits for the first.
 # Everything it makes is removed on exit, also after a failure.
 #
@@ -181,6 +183,19 @@ scenario() {	# scenario KIND
 	r2=$(sed -n 's/^release //p' push.out)
 	[ $rc -eq 0 ] && all_serve "$k" "$r2" && ok "$k: second push: every host serves $r2" ||
 	    { bad "$k: second push (rc $rc)"; cat push.out; }
+	# a push that h3 cannot stage: nothing switched anywhere, but h1 and
+	# h2 now hold a release that never served (a rollback must not pick it)
+	kill "$(cat "$work/h3/sshd.pid")" 2>/dev/null
+	sleep 1
+	echo "<h1>unstaged $k</h1>" > src/index.html
+	D push -c "$F" blog > push.out 2>&1; rc=$?
+	start_sshd 3
+	if [ $rc -eq 1 ] && grep -q "^nothing switched: 1 of 3 hosts could not stage" push.out &&
+	    all_serve "$k" "$r2"; then
+		ok "$k: h3 unreachable: nothing switched, every host still on $r2"
+	else
+		bad "$k: push with h3 down (rc $rc)"; cat push.out
+	fi
 	D health -c "$F" blog > he.out 2>&1; rc=$?
 	[ $rc -eq 0 ] && grep -q "^health on 3 hosts: 3 ok, 0 failed" he.out &&
 	    ok "$k: health from here on every host, trusting what each proxy needs" ||
@@ -203,6 +218,14 @@ scenario() {	# scenario KIND
 		ok "$k: rollback without an id after the put-back: every host back to $r1"
 	else
 		bad "$k: rollback after a put-back (rc $rc)"; cat rb.out
+	fi
+	# before $r1 only the failed first push: nothing to go back to
+	D rollback -c "$F" blog > rb.out 2>&1; rc=$?
+	if [ $rc -eq 1 ] && grep -q "no release before the current one" rb.out &&
+	    all_serve "$k" "$r1"; then
+		ok "$k: rollback again refuses: the only older release never served"
+	else
+		bad "$k: second rollback (rc $rc)"; cat rb.out
 	fi
 }
 

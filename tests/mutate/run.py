@@ -38,6 +38,7 @@ TESTS = {
     "deploy/release": ["sh", "tests/deploy/release/run.sh"],
     "deploy/freebsd": ["sh", "tests/deploy/freebsd/run.sh"],
     "deploy/fleet": ["sh", "tests/deploy/fleet.sh", "bin/deploy"],
+    "deploy/fleet-ssh": ["sh", "tests/deploy/fleet_ssh.sh", "bin/deploy"],
     "deploy/e2e": ["sh", "tests/deploy/e2e_netns.sh", "bin/deploy"],
     "deploy/gemini": ["sh", "tests/deploy/gemini.sh", "bin/deploy"],
     "deploy/acme": ["sh", "tests/deploy/acme.sh", "bin/deploy"],
@@ -61,6 +62,7 @@ TIMEOUT = 600
 # first, so that the two trees finish together instead of one waiting on
 # a last long fault.
 COST = {"deploy/e2e": 45, "deploy/acme": 45, "diffinc": 30, "deploy/fleet": 20,
+        "deploy/fleet-ssh": 30,
         "deploy/release": 20, "deploy/gemini": 12}
 
 
