@@ -101,6 +101,7 @@ done
 	run deploy/e2e_netns.sh sh tests/deploy/e2e_netns.sh bin/deploy
 	run deploy/zero_downtime.sh sh tests/deploy/zero_downtime.sh bin/deploy
 	run deploy/fleet.sh sh tests/deploy/fleet.sh bin/deploy
+	run deploy/fleet_ssh.sh sh tests/deploy/fleet_ssh.sh bin/deploy
 	run deploy/gemini.sh sh tests/deploy/gemini.sh bin/deploy
 	run deploy/acme.sh sh tests/deploy/acme.sh bin/deploy
 	run deploy/release/run.sh sh tests/deploy/release/run.sh
