@@ -157,7 +157,7 @@ linux_observe(struct driver *drv, struct observed *o, struct diag *d)
 	struct buf t = BUF_INIT, want = BUF_INIT, have = BUF_INIT;
 	struct dirent *de;
 	DIR *dp;
-	size_t i, plen = strlen(s->name);
+	size_t i, plen = strlen(lx_prefix(s)), nlen = strlen(s->name);
 
 	(void)d;
 	o->network = observe_network(s);
@@ -172,11 +172,23 @@ linux_observe(struct driver *drv, struct observed *o, struct diag *d)
 	buf_clear(&t);
 	/* Jails and site folders left from sites no longer in the spec. */
 	if ((dp = opendir(NETNS_DIR)) != NULL) {
-		while ((de = readdir(dp)) != NULL)
-			if (strncmp(de->d_name, s->name, plen) == 0 &&
+		while ((de = readdir(dp)) != NULL) {
+			const char *rest = de->d_name + nlen + 1;
+
+			if (strncmp(de->d_name, lx_prefix(s), plen) == 0 &&
 			    de->d_name[plen] == '-' &&
 			    !known(o, de->d_name + plen + 1))
 				add_jail(o, de->d_name + plen + 1, 0);
+			/* a jail of this host made before it had a prefix
+			 * of its own: removed, then made again */
+			else if (plen != nlen &&
+			    strncmp(de->d_name, s->name, nlen) == 0 &&
+			    de->d_name[nlen] == '-' && known(o, rest)) {
+				buf_clear(&t);
+				buf_printf(&t, LX_OLD "%s", rest);
+				add_jail(o, t.ptr, 0);
+			}
+		}
 		closedir(dp);
 	}
 	buf_printf(&t, "%s/sites", s->state);

@@ -30,6 +30,16 @@ int	lx_is_proxy(const char *jail);
 /* The Gemini jail ("gemini"); a site's jail is neither. */
 int	lx_is_gemini(const char *jail);
 int	lx_is_site(const char *jail);
+/* The prefix of the host's namespaces and table (spec.h's prefix). */
+const char *lx_prefix(const struct spec *s);
+/*
+ * A jail left under the name it had before its host, one of a fleet of
+ * several, had a prefix of its own (NAME-JAIL, now NAME-LABEL-JAIL):
+ * observe reports it as "old:JAIL", which apply removes.
+ */
+#define LX_OLD	"old:"
+int	lx_is_old(const char *jail);
+/* The namespace of a jail: PREFIX-JAIL (NAME-JAIL for an old one). */
 void	lx_ns_name(struct buf *b, const struct spec *s, const char *jail);
 uint32_t	lx_jail_addr(const struct spec *s, const char *jail);
 void	lx_veth_name(struct buf *b, const struct spec *s, uint32_t addr);

@@ -380,6 +380,18 @@ lx_firewall_load(const struct spec *s, struct diag *d)
 		goto out;
 	/* Create-then-delete makes the load replace the table at once. */
 	buf_printf(&text, "table ip %s\ndelete table ip %s\n", t.ptr, t.ptr);
+	/* The table this host had before it had a prefix of its own. */
+	if (strcmp(lx_prefix(s), s->name) != 0) {
+		struct buf old = BUF_INIT;
+		const char *p;
+
+		buf_adds(&old, "deploy_");
+		for (p = s->name; *p != '\0'; p++)
+			buf_addc(&old, *p == '-' ? '_' : *p);
+		buf_printf(&text, "table ip %s\ndelete table ip %s\n",
+		    old.ptr, old.ptr);
+		buf_release(&old);
+	}
 	host_rules(&text, s);
 	buf_printf(&path, "%s/firewall.nft", s->state);
 	if (lx_write_text(path.ptr, text.ptr, 0644, d) == -1 ||

@@ -25,10 +25,25 @@ lx_is_proxy(const char *jail)
 	return strcmp(jail, "proxy") == 0;
 }
 
+const char *
+lx_prefix(const struct spec *s)
+{
+	return s->prefix != NULL ? s->prefix : s->name;
+}
+
+int
+lx_is_old(const char *jail)
+{
+	return strncmp(jail, LX_OLD, sizeof(LX_OLD) - 1) == 0;
+}
+
 void
 lx_ns_name(struct buf *b, const struct spec *s, const char *jail)
 {
-	buf_printf(b, "%s-%s", s->name, jail);
+	if (lx_is_old(jail))
+		buf_printf(b, "%s-%s", s->name, jail + sizeof(LX_OLD) - 1);
+	else
+		buf_printf(b, "%s-%s", lx_prefix(s), jail);
 }
 
 int
@@ -48,6 +63,8 @@ lx_jail_addr(const struct spec *s, const char *jail)
 {
 	const struct spec_site *site;
 
+	if (lx_is_old(jail))
+		jail += sizeof(LX_OLD) - 1;
 	if (lx_is_proxy(jail))
 		return s->net.proxy;
 	if (lx_is_gemini(jail))
@@ -92,7 +109,7 @@ lx_table_name(struct buf *b, const struct spec *s)
 	const char *p;
 
 	buf_adds(b, "deploy_");
-	for (p = s->name; *p != '\0'; p++)
+	for (p = lx_prefix(s); *p != '\0'; p++)
 		buf_addc(b, *p == '-' ? '_' : *p);
 }
 

@@ -576,6 +576,37 @@ hosts_node(struct ctx *c, yaml_node_t *root)
  * host is a spec of its own, in the first one's arena. Messages about the
  * shared top level are given once.
  */
+
+/*
+ * The prefix of what apply makes on host s, one of n: the name, and
+ * in a fleet of several the host's label after it (a label that is not a
+ * short name, such as an ssh URL, by a hash of it), so that hosts sharing
+ * one machine never share a namespace or a table.
+ */
+static void
+host_prefix(struct ctx *c, struct spec *s, size_t n)
+{
+	const char *l = s->label != NULL ? s->label : "";
+	size_t len = strlen(l);
+	struct buf b = BUF_INIT;
+	uint32_t h = 2166136261u;
+
+	if (n <= 1 || s->name == NULL) {
+		s->prefix = s->name;
+		return;
+	}
+	if (len > 0 && len <= 16 && strspn(l, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") == len)
+		buf_printf(&b, "%s-%s", s->name, l);
+	else {
+		for (; *l != '\0'; l++)
+			h = (h ^ (unsigned char)*l) * 16777619u;
+		buf_printf(&b, "%s-h%08x", s->name, (unsigned)h);
+	}
+	s->prefix = sp_sdup(c, b.ptr);
+	buf_release(&b);
+}
+
 static void
 parse_fleet(struct ctx *c, struct specx *sx, yaml_node_t *root)
 {
@@ -615,6 +646,8 @@ parse_fleet(struct ctx *c, struct specx *sx, yaml_node_t *root)
 		c->quiet_dups = 0;
 	}
 	s = &sx->pub;
+	for (i = 0; i < n; i++)
+		host_prefix(c, sx->pub.hosts[i], n);
 	if (hosts == NULL) {
 		for (i = 0; i < s->nsites; i++)
 			if (s->sites[i].nonly > 0)

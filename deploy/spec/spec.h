@@ -81,7 +81,11 @@ struct spec_site {
 
 struct spec {
 	char		*file;		/* as given, for messages */
-	char		*name;		/* prefix of every object created */
+	char		*name;		/* the deployment's name */
+	/* Prefix of every object apply makes on the host (namespaces, the
+	 * nftables table): name; on a host of a fleet of several,
+	 * name-LABEL, so that two hosts may share one machine. */
+	char		*prefix;
 	/*
 	 * The fleet. Every host is a whole spec of its own: its entry under
 	 * `hosts:` gives host, platform, network, state and releases where

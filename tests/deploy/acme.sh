@@ -47,6 +47,7 @@ DEB="nginx caddy nftables iproute2 curl openssl pebble lego wrk" \
     sh "$top/tests/deps.sh" >&2 || give_up "packages missing"
 
 . "$top/tests/deploy/lib.sh"
+own_net "$0" "$@"
 netns_names acme 236 30000
 # Pebble's own namespace, on a /24 of its own reached through the host.
 pnet=10.237.$(free_octet 1 10.237)

@@ -25,6 +25,7 @@ for p in "$SSHD" ssh ssh-keygen nginx caddy nft ip curl python3 stdbuf; do
 done
 
 . "$top/tests/deploy/lib.sh"
+own_net "$0" "$@"
 netns_names bp 234 45000
 SSHD_PID=
 

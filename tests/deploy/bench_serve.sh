@@ -40,6 +40,7 @@ for p in nginx caddy nft ip curl wrk openssl; do
 done
 
 . "$top/tests/deploy/lib.sh"
+own_net "$0" "$@"
 netns_names bs 235 47000
 cleanup() {
 	if [ -n "${KEEP:-}" ]; then

@@ -58,7 +58,11 @@ DEB="nginx libnginx-mod-http-brotli-static caddy nftables iproute2 curl util-lin
     { echo "0 passed, 1 failed"; exit 1; }
 
 # --- unique names -----------------------------------------------------
+# (the bench's chart is rendered by Chromium: installed before the
+# network is left behind)
+[ -x "${CHROMIUM:-/usr/bin/chromium}" ] || DEB=chromium sh "$top/tests/deps.sh" >/dev/null 2>&1
 . "$top/tests/deploy/lib.sh"
+own_net "$0" "$@"
 netns_names e2e 231 20000
 cleanup() {
 	netns_teardown "$work/deploy.yaml" proxy blog docs

@@ -54,6 +54,8 @@ fi
 DEB="nginx nftables iproute2 curl util-linux openssh-server openssh-client openssl" \
     sh "$top/tests/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
 
+. "$top/tests/deploy/lib.sh"
+own_net "$0" "$@"
 . "$top/tests/deploy/fleet_lib.sh"
 fleet_names
 trap fleet_cleanup EXIT

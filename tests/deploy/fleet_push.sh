@@ -24,6 +24,8 @@ die() { echo "fleet_push: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "needs root (namespaces, nftables, sshd)"
 [ -x "$DEPLOY" ] && [ -x "$SSG" ] || die "build first (make all)"
 
+. "$top/tests/deploy/lib.sh"
+own_net "$0" "$@"
 . "$top/tests/deploy/fleet_lib.sh"
 fleet_names
 trap fleet_cleanup EXIT

@@ -18,7 +18,8 @@
 # Everything it makes is removed on exit, also after a failure.
 #
 # usage: tests/deploy/fleet_ssh.sh [path/to/deploy]
-# TEST_PARTS="nginx caddy" picks the proxy kinds (both by default).
+# TEST_PARTS="nginx caddy shared" picks the proxy kinds, and the two
+# hosts sharing one machine (all by default).
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -52,6 +53,8 @@ fi
 DEB="nginx caddy nftables iproute2 curl util-linux openssh-server openssh-client openssl" \
     sh "$top/tests/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
 
+. "$top/tests/deploy/lib.sh"
+own_net "$0" "$@"
 . "$top/tests/deploy/fleet_lib.sh"
 fleet_names
 trap fleet_cleanup EXIT
@@ -262,6 +265,77 @@ fi
 if part caddy; then
 	scenario caddy
 	D destroy -f -c fleet-caddy.yaml > de.out 2>&1 || { bad "destroy (caddy)"; cat de.out; }
+fi
+# --- two hosts of a fleet on one machine -----------------------------------
+# Both are this machine (host: local), each with its own network, ports,
+# state and releases: what apply makes is named after the host too. An
+# old namespace and table, as a fleet host had them before (NAME-JAIL,
+# deploy_NAME), are removed by apply.
+if part shared; then
+	p1=$((20000 + $$ % 20000)); p2=$((p1 + 1))
+	cat > shared.yaml <<CONF
+name: sh$id
+platform: linux-netns
+proxy:
+  kind: nginx
+  certificate: $work/cert.pem
+  key: $work/key.pem
+  ca: $work/cert.pem
+hosts:
+  - name: a
+    host: local
+    state: $work/sa/state
+    releases:
+      root: $work/sa/www
+    network:
+      bridge: sha$id
+      subnet: 10.236.$oct.0/26
+      proxy: 10.236.$oct.2
+      ports:
+        - 127.0.0.1:$p1 -> 443
+  - name: b
+    host: local
+    state: $work/sb/state
+    releases:
+      root: $work/sb/www
+    network:
+      bridge: shb$id
+      subnet: 10.236.$oct.64/26
+      proxy: 10.236.$oct.66
+      ports:
+        - 127.0.0.1:$p2 -> 443
+sites:
+  - name: blog
+    domains: [blog.test]
+    source: $work/src
+CONF
+	ip netns add "sh$id-blog"
+	nft add table ip "deploy_sh$id"
+	"$DEPLOY" apply -c shared.yaml > sa.out 2>&1; rc=$?
+	if [ $rc -eq 0 ] && ip netns list | grep -q "^sh$id-a-proxy" &&
+	    ip netns list | grep -q "^sh$id-b-proxy" && ip netns list | grep -q "^sh$id-a-blog" &&
+	    ip netns list | grep -q "^sh$id-b-blog" && ! ip netns list | grep -q "^sh$id-blog" &&
+	    nft list table ip "deploy_sh${id}_a" >/dev/null 2>&1 &&
+	    nft list table ip "deploy_sh${id}_b" >/dev/null 2>&1 &&
+	    ! nft list table ip "deploy_sh$id" >/dev/null 2>&1; then
+		ok "two hosts on one machine: namespaces and tables named after each host; the old ones removed"
+	else
+		bad "apply of two hosts on one machine (rc $rc)"; cat sa.out; ip netns list | grep "sh$id"
+	fi
+	echo "<h1>shared</h1>" > src/index.html
+	"$DEPLOY" push -c shared.yaml blog > sp.out 2>&1; rc=$?
+	rs=$(sed -n 's/^release //p' sp.out)
+	n=0
+	for p in $p1 $p2; do
+		[ "$(curl -sS -m 5 --cacert "$work/cert.pem" --resolve "blog.test:$p:127.0.0.1" \
+		    "https://blog.test:$p/.well-known/release" 2>/dev/null)" = "$rs" ] && n=$((n + 1))
+	done
+	[ $rc -eq 0 ] && [ -n "$rs" ] && [ $n -eq 2 ] && ok "both serve the push, each through its own proxy" ||
+	    { bad "push to two hosts on one machine (rc $rc, $n serve)"; cat sp.out; }
+	"$DEPLOY" destroy -f -c shared.yaml > sd.out 2>&1; rc=$?
+	[ $rc -eq 0 ] && ! ip netns list | grep -q "^sh$id-" && ! nft list tables | grep -q "deploy_sh$id" &&
+	    ok "destroy leaves neither host's namespaces nor tables" ||
+	    { bad "destroy of two hosts on one machine (rc $rc)"; cat sd.out; ip netns list; }
 fi
 n=0
 for h in $hosts; do [ -z "$(on_host "$h" ip netns list)" ] && n=$((n + 1)); done

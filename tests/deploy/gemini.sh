@@ -49,6 +49,7 @@ DEB="molly-brown caddy nftables iproute2 openssl util-linux" \
     sh "$top/tests/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
 
 . "$top/tests/deploy/lib.sh"
+own_net "$0" "$@"
 netns_names gem 232 24000
 gem_port=$((https_port + 2))
 cleanup() {

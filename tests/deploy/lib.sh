@@ -1,7 +1,30 @@
 # shellcheck shell=sh
 # Shared by the namespace tests (e2e_netns.sh, zero_downtime.sh and the
-# benchmark bench_push.sh): unique names for one run, and the removal of
-# whatever a run made, by those names only. Needs DEPLOY set.
+# benchmark bench_push.sh): a network of their own, unique names for one
+# run, and the removal of whatever a run made, by those names only. Needs
+# DEPLOY set.
+
+# own_net SCRIPT ARGS: runs the calling test again, from the start, in a
+# network namespace of its own (its loopback up) and a mount namespace
+# whose /sys shows that network and whose /run/netns holds only the
+# test's own namespaces; returns at once when already there. The
+# bridges, links, addresses and nftables tables the test makes then never
+# touch this machine's own network, which a test in another lane (a
+# browser, say) would see change; and whatever a failed run leaves goes
+# away with the namespace. Call it after installing packages: the
+# namespace has no way out.
+own_net() {
+	[ -n "${DEPLOY_TEST_OWN_NET:-}" ] && return 0
+	DEPLOY_TEST_OWN_NET=1
+	export DEPLOY_TEST_OWN_NET
+	exec unshare --net --mount --propagation private sh -c '
+	    ip link set lo up || exit 1
+	    umount -l /sys 2>/dev/null
+	    mount -t sysfs sysfs /sys || exit 1
+	    mkdir -p /run/netns && mount -t tmpfs -o mode=755 tmpfs /run/netns ||
+		exit 1
+	    exec sh "$@"' sh "$@"
+}
 
 # free_octet COUNT NET16...: an x in 20..217, starting from one chosen by
 # this run's pid, such that no address or route on this host lies in

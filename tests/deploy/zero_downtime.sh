@@ -43,6 +43,7 @@ done
 
 # --- unique names -----------------------------------------------------
 . "$here/lib.sh"
+own_net "$0" "$@"
 netns_names zd 232 40000
 WRK_PID=
 
