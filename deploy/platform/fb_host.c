@@ -18,6 +18,7 @@
 
 #include "escape.h"
 #include "mem.h"
+#include "transport.h"
 
 #define HEREDOC_END	"DEPLOY_EOF"
 
@@ -288,53 +289,21 @@ replay_run(struct fb_host *h, const struct fb_cmd *c, struct buf *out)
 	return 0;
 }
 
-/* argv for one remote line: ssh verifies the host key, never asks. */
+/* argv for one line: here, sh -c; on an ssh host, through the OpenSSH
+ * client as every other ssh command of deploy (transport.h). */
 static char **
 host_argv(const struct spec *s, const char *line)
 {
-	static char port[16], known[PATH_MAX + 32];
-	char **v = xcalloc(32, sizeof(*v));
-	size_t n = 0;
+	static const char *const sh[] = { "/bin/sh", "-c" };
+	char **v;
 
-	if (s->host == HOST_LOCAL) {
-		v[n++] = "/bin/sh";
-		v[n++] = "-c";
-		v[n++] = (char *)line;
-		return v;
-	}
-	snprintf(port, sizeof(port), "%d", s->ssh_port ? s->ssh_port : 22);
-	v[n++] = "ssh";
-	v[n++] = "-o";
-	v[n++] = "BatchMode=yes";
-	v[n++] = "-o";
-	v[n++] = "StrictHostKeyChecking=yes";
-	v[n++] = "-o";
-	v[n++] = "UpdateHostKeys=no";
-	v[n++] = "-o";
-	v[n++] = "ConnectTimeout=20";
-	v[n++] = "-T";
-	/* the same choices as the push's transport (transport.c) */
-	if (s->ssh_known_hosts != NULL) {
-		snprintf(known, sizeof(known), "UserKnownHostsFile=%s",
-		    s->ssh_known_hosts);
-		v[n++] = "-o";
-		v[n++] = known;
-		v[n++] = "-o";
-		v[n++] = "GlobalKnownHostsFile=/dev/null";
-	}
-	if (s->ssh_identity != NULL) {
-		v[n++] = "-o";
-		v[n++] = "IdentitiesOnly=yes";
-		v[n++] = "-i";
-		v[n++] = (char *)s->ssh_identity;
-	}
-	v[n++] = "-p";
-	v[n++] = port;
-	v[n++] = "-l";
-	v[n++] = s->ssh_user;
-	v[n++] = "--";
-	v[n++] = s->ssh_host;
-	v[n++] = (char *)line;
+	if (s->host != HOST_LOCAL)
+		return transport_ssh_argv(s->host_str, s->ssh_known_hosts,
+		    s->ssh_identity, line, NULL);
+	v = xcalloc(4, sizeof(*v));
+	v[0] = xstrdup(sh[0]);
+	v[1] = xstrdup(sh[1]);
+	v[2] = xstrdup(line);
 	return v;
 }
 
@@ -438,7 +407,7 @@ host_run(struct fb_host *h, const struct fb_cmd *c, struct buf *out,
 		return replay_run(h, c, out);
 	fb_cmd_line(c, &line);
 	argv = host_argv(h->spec, line.ptr);
-	rc = spawn(argv, c->input, out, &e);
+	rc = argv != NULL ? spawn(argv, c->input, out, &e) : -1;
 	while (e.len > 0 && e.ptr[e.len - 1] == '\n')
 		buf_truncate(&e, e.len - 1);
 	/* 127: no such program here, or no ssh; 255: ssh itself failed. */
@@ -447,7 +416,7 @@ host_run(struct fb_host *h, const struct fb_cmd *c, struct buf *out,
 		    e.len ? ": " : "", e.ptr);
 	if (err != NULL)
 		buf_add(err, e.ptr, e.len);
-	free(argv);
+	transport_argv_free(argv);
 	buf_release(&line);
 	buf_release(&e);
 	return rc == 127 || (rc == 255 && h->spec->host == HOST_SSH) ? -1 : rc;

@@ -144,19 +144,16 @@ parse_ssh_url(const char *url, char **userhost, char **port, struct diag *d)
 	return 0;
 }
 
-/* The ssh command line that runs words (quoted for the remote shell) on
- * the host of url, the host key checked, never a question asked. */
-static int
-ssh_cmd(const char *url, const struct transport_opts *o,
-    const char *const *words, char ***out, struct diag *d)
+char **
+transport_ssh_argv(const char *url, const char *known_hosts,
+    const char *identity, const char *line, struct diag *d)
 {
 	char **av = NULL, *userhost, *port;
 	size_t n = 0, cap = 0;
-	struct buf b = BUF_INIT, cmd = BUF_INIT;
-	size_t i;
+	struct buf b = BUF_INIT;
 
 	if (parse_ssh_url(url, &userhost, &port, d) == -1)
-		return -1;
+		return NULL;
 	argv_push(&av, &n, &cap, "ssh");
 	argv_push(&av, &n, &cap, "-o");
 	argv_push(&av, &n, &cap, "BatchMode=yes");
@@ -172,18 +169,18 @@ ssh_cmd(const char *url, const struct transport_opts *o,
 	argv_push(&av, &n, &cap, "-o");
 	argv_push(&av, &n, &cap, "ServerAliveCountMax=4");
 	argv_push(&av, &n, &cap, "-T");
-	if (o->known_hosts != NULL) {
-		buf_printf(&b, "UserKnownHostsFile=%s", o->known_hosts);
+	if (known_hosts != NULL) {
+		buf_printf(&b, "UserKnownHostsFile=%s", known_hosts);
 		argv_push(&av, &n, &cap, "-o");
 		argv_push(&av, &n, &cap, b.ptr);
 		argv_push(&av, &n, &cap, "-o");
 		argv_push(&av, &n, &cap, "GlobalKnownHostsFile=/dev/null");
 	}
-	if (o->identity != NULL) {
+	if (identity != NULL) {
 		argv_push(&av, &n, &cap, "-o");
 		argv_push(&av, &n, &cap, "IdentitiesOnly=yes");
 		argv_push(&av, &n, &cap, "-i");
-		argv_push(&av, &n, &cap, o->identity);
+		argv_push(&av, &n, &cap, identity);
 	}
 	if (port != NULL) {
 		argv_push(&av, &n, &cap, "-p");
@@ -191,19 +188,38 @@ ssh_cmd(const char *url, const struct transport_opts *o,
 	}
 	argv_push(&av, &n, &cap, "--");
 	argv_push(&av, &n, &cap, userhost);
+	argv_push(&av, &n, &cap, line);
+	buf_release(&b);
+	free(userhost);
+	free(port);
+	return av;
+}
+
+void
+transport_argv_free(char **av)
+{
+	argv_free(av);
+}
+
+/* The ssh command line that runs words (quoted for the remote shell) on
+ * the host of url. */
+static int
+ssh_cmd(const char *url, const struct transport_opts *o,
+    const char *const *words, char ***out, struct diag *d)
+{
+	struct buf cmd = BUF_INIT;
+	size_t i;
+
 	/* The remote side hands the command to a shell: quote every word. */
 	for (i = 0; words[i] != NULL; i++) {
 		if (i > 0)
 			buf_addc(&cmd, ' ');
 		esc_shell(&cmd, words[i], strlen(words[i]));
 	}
-	argv_push(&av, &n, &cap, cmd.ptr);
-	buf_release(&b);
+	*out = transport_ssh_argv(url, o->known_hosts, o->identity, cmd.ptr,
+	    d);
 	buf_release(&cmd);
-	free(userhost);
-	free(port);
-	*out = av;
-	return 0;
+	return *out != NULL ? 0 : -1;
 }
 
 static int

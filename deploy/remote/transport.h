@@ -68,4 +68,17 @@ int	transport_close(struct transport *t, struct diag *d);
 int	transport_run(const struct transport_opts *o, const char *const *words,
 	    const char *input, size_t inlen, struct buf *out, struct diag *d);
 
+/*
+ * The one place an ssh command line is made: the OpenSSH client's argv
+ * that runs line (one line for the remote shell, quoted already) on the
+ * host of url (ssh://user@host[:port], an IPv6 address in brackets), its
+ * key checked against known_hosts (NULL: ssh's own files), logged in
+ * with identity (NULL: ssh's own keys), never a question asked, a silent
+ * connection ended. malloc'd and NULL-terminated, for
+ * transport_argv_free; NULL with the reason in d (d may be NULL).
+ */
+char	**transport_ssh_argv(const char *url, const char *known_hosts,
+	    const char *identity, const char *line, struct diag *d);
+void	transport_argv_free(char **av);
+
 #endif
