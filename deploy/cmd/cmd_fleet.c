@@ -1,22 +1,18 @@
 /* A command on every host of the fleet (plan, apply, destroy, status,
  * logs), and the host's side of it: the same program, run there. */
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "buf.h"
 #include "cmd_int.h"
 #include "diag.h"
 #include "driver.h"
+#include "engine.h"
 #include "fleet.h"
 #include "host.h"
-#include "fsutil.h"
-#include "mem.h"
 #include "spec.h"
-#include "transport.h"
 
 struct on_host dc_on_host;
 
@@ -53,18 +49,22 @@ dc_fleet_mode(const struct spec *s, const struct opts *o)
 	return s->nhosts > 1 || driver_needs_agent(s);
 }
 
-/* What every host's run of one command shares. */
-struct run {
-	const char		*cmd;
-	const char		*const *args;
-};
-
-static int
-step_run(struct fleet *f, struct fleet_member *m)
+int
+dc_fleet_open(struct fleet *f, const struct opts *o, const struct spec *s,
+    const char *site, struct diag *d)
 {
-	const struct run *r = f->job;
-
-	return host_command(f, m, r->cmd, r->args);
+	if (fleet_init_hosts(f, s, site, o->only_host, d) == -1)
+		return -1;
+	if (host_spec(f, o->file, d) == -1) {
+		fleet_close(f, d);
+		return -1;
+	}
+	f->known_hosts = o->known_hosts;
+	f->identity = o->identity;
+	f->self = self_path[0] ? self_path : "deploy";
+	if (o->max_parallel > 0)
+		f->max_parallel = o->max_parallel;
+	return 0;
 }
 
 /* Prints each host's output under its name, then which hosts failed. */
@@ -110,30 +110,14 @@ dc_on_hosts_with(const char *cmd, const struct opts *o, const struct spec *s,
     void (*got)(struct fleet_member *, void *), void *arg, struct diag *d)
 {
 	struct fleet f;
-	struct run r;
 	size_t i, bad;
 	int rc;
 
-	memset(&r, 0, sizeof(r));
-	if (fleet_init_hosts(&f, s, site, o->only_host, d) == -1)
+	if (dc_fleet_open(&f, o, s, site, d) == -1)
 		return 1;
-	if (host_spec(&f, o->file, d) == -1) {
-		fleet_close(&f, d);
-		return 1;
-	}
-	f.known_hosts = o->known_hosts;
-	f.identity = o->identity;
-	f.self = self_path[0] ? self_path : "deploy";
-	if (o->max_parallel > 0)
-		f.max_parallel = o->max_parallel;
 	if (parallel > 0)
 		f.max_parallel = parallel;
-	r.cmd = cmd;
-	r.args = args;
-	for (i = 0; i < f.n; i++)
-		f.m[i].status = -1;
-	f.job = &r;
-	bad = fleet_each(&f, 0, step_run);
+	bad = engine_command(&f, cmd, args);
 	if (got == NULL)
 		print_hosts(cmd, &f, bad);
 	else

@@ -94,6 +94,15 @@ struct on_host {
 };
 extern struct on_host dc_on_host;
 
+/*
+ * The hosts of s that have site (every host when site is NULL; only
+ * --host's when given), ready for the engine (engine.h): the options
+ * and deploy.yaml for their agents. 0, or -1 after saying why.
+ */
+struct fleet;
+int	dc_fleet_open(struct fleet *f, const struct opts *o,
+	    const struct spec *s, const char *site, struct diag *d);
+
 /* `deploy agent --spec NAME --host LABEL COMMAND [ARGS]`: reads the spec
  * from standard input and runs COMMAND for that host, on this machine. */
 int	dc_agent_spec(int argc, char **argv);

@@ -3,35 +3,25 @@
 
 #include <sys/stat.h>
 
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "agent.h"
 #include "buf.h"
 #ifdef HAVE_LIBSSG
 #include "build.h"
 #endif
 #include "cmd_int.h"
 #include "diag.h"
-#include "driver.h"
-#include "fsutil.h"
 #include "engine.h"
 #include "fleet.h"
-#include "host.h"
-#include "health.h"
+#include "fsutil.h"
 #include "mem.h"
-#include "plan.h"
 #include "release.h"
 #include "spec.h"
 #ifdef HAVE_LIBSSG
 #include "theme.h"
 #endif
-#include "transport.h"
 
 /* ---- releases: push, rollback, releases, agent ---- */
 
@@ -58,16 +48,6 @@ engine_setup(struct engine_opts *eo, const struct opts *o)
 	eo->out = stdout;
 }
 
-static void
-fleet_setup(struct fleet *f, const struct opts *o)
-{
-	f->known_hosts = o->known_hosts;
-	f->identity = o->identity;
-	f->self = self_path;
-	if (o->max_parallel > 0)
-		f->max_parallel = o->max_parallel;
-}
-
 /*
  * What push, rollback and releases begin with: deploy.yaml, and the hosts
  * of the site named by the first operand, no session open yet. The spec,
@@ -81,13 +61,15 @@ fleet_start(const struct opts *o, struct fleet *f, struct diag *d)
 	memset(f, 0, sizeof(*f));
 	if ((s = dc_load(o, d, 0)) == NULL)
 		return NULL;
-	if (fleet_init(f, s, o->pos[0], d) == -1 ||
-	    host_spec(f, o->file, d) == -1) {
-		fleet_close(f, d);
+	if (!spec_fleet_has_site(s, o->pos[0])) {
+		diag_error(d, s->file, 0, "unknown site '%s'", o->pos[0]);
 		spec_free(s);
 		return NULL;
 	}
-	fleet_setup(f, o);
+	if (dc_fleet_open(f, o, s, o->pos[0], d) == -1) {
+		spec_free(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -283,9 +265,8 @@ dc_fleet_status(const struct opts *o, const struct spec *s, const char *name,
 	struct engine_opts eo;
 	int rc;
 
-	if (fleet_init(&f, s, name, d) == -1)
+	if (dc_fleet_open(&f, o, s, name, d) == -1)
 		return -1;
-	fleet_setup(&f, o);
 	engine_setup(&eo, o);
 	rc = engine_current(&f, &eo, d);
 	if (fleet_close(&f, d) == -1)

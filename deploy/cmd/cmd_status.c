@@ -202,18 +202,8 @@ health_on_hosts(const struct opts *o, const struct spec *s, struct diag *d)
 	struct engine_opts eo;
 	size_t i, bad;
 
-	if (fleet_init_hosts(&f, s, o->npos ? o->pos[0] : NULL, o->only_host,
-	    d) == -1)
+	if (dc_fleet_open(&f, o, s, o->npos ? o->pos[0] : NULL, d) == -1)
 		return 1;
-	if (host_spec(&f, o->file, d) == -1) {
-		fleet_close(&f, d);
-		return 1;
-	}
-	f.known_hosts = o->known_hosts;
-	f.identity = o->identity;
-	f.self = self_path[0] ? self_path : "deploy";
-	if (o->max_parallel > 0)
-		f.max_parallel = o->max_parallel;
 	memset(&eo, 0, sizeof(eo));
 	eo.cacert = o->cacert;
 	eo.expect = o->expect;

@@ -586,3 +586,31 @@ engine_health(struct fleet *f, const struct engine_opts *o)
 	f->job = NULL;
 	return bad;
 }
+
+/* What every host's run of one command shares (f->job). */
+struct run {
+	const char		*cmd;
+	const char		*const *args;
+};
+
+static int
+step_run(struct fleet *f, struct fleet_member *m)
+{
+	const struct run *r = f->job;
+
+	return host_command(f, m, r->cmd, r->args);
+}
+
+size_t
+engine_command(struct fleet *f, const char *cmd, const char *const *args)
+{
+	struct run r = { cmd, args };
+	size_t i, bad;
+
+	for (i = 0; i < f->n; i++)
+		f->m[i].status = -1;
+	f->job = &r;
+	bad = fleet_each(f, 0, step_run);
+	f->job = NULL;
+	return bad;
+}

@@ -78,4 +78,14 @@ int	engine_current(struct fleet *f, const struct engine_opts *o,
  */
 size_t	engine_health(struct fleet *f, const struct engine_opts *o);
 
+/*
+ * Runs `deploy CMD ARGS` for every host of f, each on its own host where
+ * its platform's driver must run there (plan, apply, destroy, status,
+ * logs, bench: host_command), at most f->max_parallel at once. Each
+ * host's output goes to its m->out, its exit status to m->status.
+ * Returns the number of hosts where it failed.
+ */
+size_t	engine_command(struct fleet *f, const char *cmd,
+	    const char *const *args);
+
 #endif

@@ -11,35 +11,6 @@
 #include "transport.h"
 
 int
-fleet_init(struct fleet *f, const struct spec *s, const char *name,
-    struct diag *d)
-{
-	size_t i;
-
-	memset(f, 0, sizeof(*f));
-	buf_init(&f->spec_text);
-	f->max_parallel = 4;
-	f->m = xcalloc(s->nhosts ? s->nhosts : 1, sizeof(*f->m));
-	for (i = 0; i < s->nhosts; i++) {
-		const struct spec_site *site = spec_site(s->hosts[i], name);
-
-		if (site == NULL)
-			continue;
-		f->m[f->n].host = s->hosts[i];
-		f->m[f->n].site = site;
-		f->m[f->n].d = diag_new();
-		buf_init(&f->m[f->n].out);
-		buf_init(&f->m[f->n].ca);
-		f->n++;
-	}
-	if (f->n == 0) {
-		diag_error(d, s->file, 0, "unknown site '%s'", name);
-		return -1;
-	}
-	return 0;
-}
-
-int
 fleet_init_hosts(struct fleet *f, const struct spec *s, const char *site,
     const char *only, struct diag *d)
 {

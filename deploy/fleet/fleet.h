@@ -49,13 +49,6 @@ struct fleet {
 };
 
 /*
- * Fills f with the hosts of spec s that have site name (the spec's own
- * order). No session is opened yet. 0, or -1 when no host has it.
- */
-int	fleet_init(struct fleet *f, const struct spec *s, const char *name,
-	    struct diag *d);
-
-/*
  * Fills f with every host of spec s (only the one labelled only, when not
  * NULL) that has site (any host when site is NULL; m->site is then NULL).
  * 0, or -1 when no host is left.
