@@ -10,7 +10,8 @@
 #   - a first push whose check fails on one host: every host back to
 #     serving nothing, the release kept and listed as failed;
 #   - pushes checked at each host's own address, as a reader would;
-#   - a push that one host cannot stage switches nothing;
+#   - a push that one host cannot stage (its sshd down, its disk full,
+#     the key refused) switches nothing;
 #   - a push put back, then `rollback` without an id: every host goes
 #     back to what it served before the last good push, never to a
 #     release that did not serve;
@@ -143,6 +144,9 @@ scenario() {	# scenario KIND
 	k=$1
 	manual_yaml "$k" > "fleet-$k.yaml"
 	F=fleet-$k.yaml
+	# h2's releases on a file system of their own, small enough to fill
+	mkdir -p "$work/h2/www-$k"
+	[ "$k" = nginx ] && on_host 2 mount -t tmpfs -o size=48m tmpfs "$work/h2/www-$k"
 	D apply -c "$F" > apply.out 2>&1 && grep -q "^apply on 3 hosts: 3 ok" apply.out &&
 	    ok "$k: apply on three ssh hosts, ports as the manual writes them" ||
 	    { bad "$k: apply"; cat apply.out; return; }
@@ -198,6 +202,34 @@ scenario() {	# scenario KIND
 		ok "$k: h3 unreachable: nothing switched, every host still on $r2"
 	else
 		bad "$k: push with h3 down (rc $rc)"; cat push.out
+	fi
+	if [ "$k" = nginx ]; then
+		# h2's releases on a small file system, filled: its stage fails
+		on_host 2 dd if=/dev/zero of="$work/h2/www-$k/fill" bs=64k \
+		    count=1000 2>/dev/null
+		echo "<h1>full $k</h1>" > src/index.html
+		D push -c "$F" blog > push.out 2>&1; rc=$?
+		on_host 2 rm -f "$work/h2/www-$k/fill"
+		if [ $rc -eq 1 ] && grep -q "^host h2: not staged" push.out &&
+		    grep -q "host h2: .*No space left on device" push.out &&
+		    grep -q "^nothing switched: 1 of 3 hosts could not stage" push.out &&
+		    all_serve "$k" "$r2"; then
+			ok "$k: h2's disk full during stage: nothing switched, the cause named, every host on $r2"
+		else
+			bad "$k: push with h2's disk full (rc $rc)"; cat push.out
+		fi
+		# h1 no longer takes the key
+		mv "$work/h1/authorized_keys" "$work/h1/authorized_keys.off"
+		echo "<h1>refused $k</h1>" > src/index.html
+		D push -c "$F" blog > push.out 2>&1; rc=$?
+		mv "$work/h1/authorized_keys.off" "$work/h1/authorized_keys"
+		if [ $rc -eq 1 ] && grep -q "^host h1: not staged" push.out &&
+		    grep -qi "host h1: .*refused\|host h1: .*denied" push.out &&
+		    all_serve "$k" "$r2"; then
+			ok "$k: h1 refuses the key: nothing switched, said so, every host on $r2"
+		else
+			bad "$k: push with h1's key refused (rc $rc)"; cat push.out
+		fi
 	fi
 	D health -c "$F" blog > he.out 2>&1; rc=$?
 	[ $rc -eq 0 ] && grep -q "^health on 3 hosts: 3 ok, 0 failed" he.out &&
