@@ -23,17 +23,10 @@
 #include "spec.h"
 #include "cmd_int.h"
 
-/* deploy runs on the linux-netns host itself, not as its controller. */
-static int
-on_host(const struct spec *h)
-{
-	return h->platform == PLATFORM_LINUX_NETNS && h->host == HOST_LOCAL;
-}
-
 int
 dc_acme_here(const struct spec *h)
 {
-	return acme_hosted(h) && on_host(h);
+	return acme_hosted(h) && acme_on_host(h);
 }
 
 void
@@ -363,7 +356,7 @@ cmd_renew(int argc, char **argv)
 	else if (caddy && o.due)
 		diag_error(d, o.file, 0, "renew --due: Caddy renews its "
 		    "certificates itself when they are due");
-	else if (caddy && !on_host(h))
+	else if (caddy && !acme_on_host(h))
 		diag_error(d, o.file, 0, "renew: runs on the host itself");
 	else if (caddy) {
 		if (caddy_renew(h, o.npos ? o.pos[0] : NULL, d) == 0)

@@ -24,7 +24,6 @@
 #include "driver.h"
 #include "fleet.h"
 #include "fsutil.h"
-#include "freebsd.h"
 #include "health.h"
 #include "mem.h"
 #include "plan.h"
@@ -231,25 +230,17 @@ cmd_check(int argc, char **argv)
 	struct opts o;
 	struct diag *d = diag_new();
 	struct spec *s;
+	struct buf note = BUF_INIT;
 
 	PARSE("check", 0, "");
 	if ((s = dc_load(&o, d, 1)) == NULL)
 		return dc_report(d, 1);
 	printf("%s: ok (%zu site%s, platform %s)\n", o.file, s->nsites,
-	    s->nsites == 1 ? "" : "s", s->platform == PLATFORM_LINUX_NETNS ?
-	    "linux-netns" : s->platform == PLATFORM_FREEBSD_BASTILLE ?
-	    "freebsd-bastille" : "freebsd-jail");
+	    s->nsites == 1 ? "" : "s", spec_platform_name(s->platform));
 	/* what the sites' nginx serves a push's .br files with */
-	if (s->platform != PLATFORM_LINUX_NETNS)
-		printf("note: sites serve gzip, not brotli: deploy loads no "
-		    "brotli module into nginx on FreeBSD\n");
-	else if (access(CONFGEN_BROTLI_LINUX, R_OK) == 0)
-		printf("sites serve brotli and gzip (%s)\n",
-		    CONFGEN_BROTLI_LINUX);
-	else
-		printf("note: sites serve gzip, not brotli: no %s (Debian: "
-		    "apt install libnginx-mod-http-brotli-static)\n",
-		    CONFGEN_BROTLI_LINUX);
+	confgen_compression_note(s, &note);
+	fputs(note.ptr, stdout);
+	buf_release(&note);
 	spec_free(s);
 	return dc_report(d, 0);
 }
@@ -259,13 +250,7 @@ cmd_check(int argc, char **argv)
 static int
 set_platform(struct spec *s, const char *name, struct diag *d)
 {
-	if (strcmp(name, "linux-netns") == 0)
-		s->platform = PLATFORM_LINUX_NETNS;
-	else if (strcmp(name, "freebsd-bastille") == 0)
-		s->platform = PLATFORM_FREEBSD_BASTILLE;
-	else if (strcmp(name, "freebsd-jail") == 0)
-		s->platform = PLATFORM_FREEBSD_JAIL;
-	else {
+	if (spec_platform_parse(name, &s->platform) == -1) {
 		diag_error(d, "--platform", 0, "unknown platform '%s' (linux-netns, "
 		    "freebsd-bastille or freebsd-jail)", name);
 		return -1;
@@ -382,11 +367,11 @@ plan_and_maybe_apply(const char *cmd, const struct opts *o, int apply,
 		rc = 0;
 		goto out;
 	}
-	if (!apply && h->platform != PLATFORM_LINUX_NETNS) {
-		/* FreeBSD: the exact script apply would run, to read first */
+	if (!apply && drv->ops->script != NULL) {
+		/* the exact script apply would run, to read first */
 		struct buf script = BUF_INIT;
 
-		if (freebsd_plan_script(drv, &p, &script, d) == 0) {
+		if (drv->ops->script(drv, &p, &script, d) == 0) {
 			fputs(script.ptr, stdout);
 			rc = 0;
 		}

@@ -31,6 +31,12 @@
 #define PLACEHOLDER_CN	"deploy placeholder"
 
 int
+acme_on_host(const struct spec *s)
+{
+	return s->platform == PLATFORM_LINUX_NETNS && s->host == HOST_LOCAL;
+}
+
+int
 acme_hosted(const struct spec *s)
 {
 	return s->proxy.kind == PROXY_NGINX && s->proxy.tls == TLS_ACME;

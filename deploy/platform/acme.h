@@ -36,6 +36,11 @@ struct acme_cert {
 
 /* 1 when the proxy is nginx with tls: acme (this module's case). */
 int	acme_hosted(const struct spec *s);
+/* 1 when deploy runs on the host s itself, whose driver works here and
+ * does no certificates of its own (a linux-netns host; FreeBSD's driver
+ * runs its own script, fb_acme): the commands then do this module's part
+ * here. */
+int	acme_on_host(const struct spec *s);
 /* The live file of a site, below dir, with extension ext ("pem"):
  * malloc'd. */
 char	*acme_live_path(const char *dir, const char *site, const char *ext);

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Mozilla "intermediate": TLS 1.2 suites without CBC. */
 #define TLS12_CIPHERS	"ECDHE-ECDSA-AES128-GCM-SHA256:" \
@@ -485,4 +486,19 @@ confgen_proxy_nginx(struct buf *out, const struct spec *s,
 	buf_adds(out, "}\n");
 	buf_release(&webroot);
 	return 0;
+}
+
+void
+confgen_compression_note(const struct spec *s, struct buf *out)
+{
+	if (s->platform != PLATFORM_LINUX_NETNS)
+		buf_adds(out, "note: sites serve gzip, not brotli: deploy loads "
+		    "no brotli module into nginx on FreeBSD\n");
+	else if (access(CONFGEN_BROTLI_LINUX, R_OK) == 0)
+		buf_printf(out, "sites serve brotli and gzip (%s)\n",
+		    CONFGEN_BROTLI_LINUX);
+	else
+		buf_printf(out, "note: sites serve gzip, not brotli: no %s "
+		    "(Debian: apt install libnginx-mod-http-brotli-static)\n",
+		    CONFGEN_BROTLI_LINUX);
 }

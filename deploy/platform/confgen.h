@@ -68,4 +68,9 @@ int	confgen_proxy_nginx(struct buf *out, const struct spec *s,
  * nginx, so it becomes ${dollar}, which the generated configs define). */
 void	confgen_nginx_quote(struct buf *out, const char *s);
 
+/* What the sites' nginx on the host of s serves a push's precompressed
+ * files with, as a line for `deploy check`, appended to out. */
+struct spec;
+void	confgen_compression_note(const struct spec *s, struct buf *out);
+
 #endif

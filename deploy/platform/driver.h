@@ -61,6 +61,7 @@ struct observed {
 };
 
 struct driver;
+struct plan;
 
 struct driver_ops {
 	const char	*platform;
@@ -94,6 +95,11 @@ struct driver_ops {
 	 * step. */
 	int	(*force_renewal)(struct driver *, const char *const *names,
 		    size_t n, struct diag *d);
+	/* The exact script apply would run for plan p, for `deploy plan`
+	 * to show (FreeBSD runs one on the host). 0 or -1. NULL where apply
+	 * carries the actions out itself. */
+	int	(*script)(struct driver *, const struct plan *p,
+		    struct buf *out, struct diag *d);
 	/* After a switch of site's releases, what the platform's servers
 	 * need to serve the new one (gmid holds the capsule folder it
 	 * opened). 0 or -1. NULL where nothing is needed. */

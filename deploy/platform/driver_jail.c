@@ -433,6 +433,7 @@ static const struct driver_ops jail_ops = {
 	fb_log_path,
 	NULL,		/* server_pid: bench runs on Linux only */
 	NULL,		/* force_renewal: the host runs caddy-renew.sh */
+	freebsd_plan_script,
 	fb_after_switch,
 	fb_free
 };

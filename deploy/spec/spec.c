@@ -471,13 +471,7 @@ parse_top(struct ctx *c, yaml_node_t *root, yaml_node_t *host)
 	if (v[2] == NULL)
 		sp_err(c, sp_line_of(root), "missing field 'platform'");
 	else if ((x = sp_scalar(c, v[2], "platform")) != NULL) {
-		if (strcmp(x, "linux-netns") == 0)
-			s->platform = PLATFORM_LINUX_NETNS;
-		else if (strcmp(x, "freebsd-bastille") == 0)
-			s->platform = PLATFORM_FREEBSD_BASTILLE;
-		else if (strcmp(x, "freebsd-jail") == 0)
-			s->platform = PLATFORM_FREEBSD_JAIL;
-		else
+		if (spec_platform_parse(x, &s->platform) == -1)
 			sp_err(c, sp_line_of(v[2]), "platform: '%s' is not one of "
 			    "linux-netns, freebsd-bastille, freebsd-jail", x);
 	}
@@ -899,4 +893,30 @@ spec_check_host(const struct spec *s, struct diag *d)
 	free(list);
 	freeifaddrs(ifa);
 	return rc;
+}
+
+static const char *const platform_names[] = {
+	[PLATFORM_LINUX_NETNS] = "linux-netns",
+	[PLATFORM_FREEBSD_BASTILLE] = "freebsd-bastille",
+	[PLATFORM_FREEBSD_JAIL] = "freebsd-jail",
+};
+
+const char *
+spec_platform_name(enum spec_platform p)
+{
+	return platform_names[p];
+}
+
+int
+spec_platform_parse(const char *name, enum spec_platform *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(platform_names) / sizeof(platform_names[0]);
+	    i++)
+		if (strcmp(name, platform_names[i]) == 0) {
+			*out = (enum spec_platform)i;
+			return 0;
+		}
+	return -1;
 }

@@ -193,6 +193,11 @@ int	spec_fleet_has_site(const struct spec *s, const char *name);
 /* The web root of a site on the host: <releases.root>/<site>; caller frees. */
 char	*spec_site_root(const struct spec *s, const struct spec_site *site);
 
+/* The platform's name as deploy.yaml writes it ("linux-netns"). */
+const char *spec_platform_name(enum spec_platform p);
+/* The platform named name into *out. 0, or -1 when there is none. */
+int	spec_platform_parse(const char *name, enum spec_platform *out);
+
 /* dotted quad of a host-order address into out[16]. */
 void	spec_ntoa(uint32_t a, char out[16]);
 
