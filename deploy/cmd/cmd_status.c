@@ -53,6 +53,7 @@ cmd_status(int argc, char **argv)
 	struct spec *s, *full;
 	struct driver *drv = NULL;
 	struct observed obs;
+	struct buf ca = BUF_INIT;
 	size_t i;
 	int rc = 1;
 
@@ -155,8 +156,10 @@ cmd_status(int argc, char **argv)
 		buf_release(&dir);
 		if (!j0->running || !obs.jails[obs.njails - 1].running)
 			continue;
-		if (ho.ca == NULL)
-			ho.ca = drv->ops->proxy_ca(drv);
+		if (ho.ca == NULL && ca.len == 0)
+			(void)drv->ops->proxy_ca(drv, &ca, d);
+		ho.ca_pem = ca.ptr;
+		ho.ca_pem_len = ca.len;
 		hd = diag_new();
 		health_check(s, site, &ho, &hr, &rep, hd);
 		{
@@ -188,6 +191,7 @@ cmd_status(int argc, char **argv)
 	rc = 0;
 out:
 	observed_release(&obs);
+	buf_release(&ca);
 	driver_free(drv);
 	spec_free(full);
 	return dc_report(d, rc);
@@ -229,6 +233,7 @@ cmd_health(int argc, char **argv)
 	struct diag *d;
 	struct spec *s, *full;
 	struct driver *drv = NULL;
+	struct buf ca = BUF_INIT;
 	size_t i;
 	int rc = 0, found = 0;
 
@@ -261,8 +266,11 @@ cmd_health(int argc, char **argv)
 		if (o.npos && strcmp(o.pos[0], s->sites[i].name) != 0)
 			continue;
 		found = 1;
-		if (ho.ca == NULL)
-			ho.ca = drv->ops->proxy_ca(drv);
+		if (ho.ca == NULL && ca.len == 0 &&
+		    drv->ops->proxy_ca(drv, &ca, d) == -1)
+			rc = 1;
+		ho.ca_pem = ca.ptr;
+		ho.ca_pem_len = ca.len;
 		if (health_check(s, &s->sites[i], &ho, &hr, &rep, d) == -1)
 			rc = 1;
 		printf("%s:\n%s", s->sites[i].name, rep.ptr);
@@ -272,6 +280,7 @@ cmd_health(int argc, char **argv)
 		diag_error(d, o.file, 0, "unknown site '%s'", o.pos[0]);
 		rc = 1;
 	}
+	buf_release(&ca);
 	driver_free(drv);
 	spec_free(full);
 	return dc_report(d, rc);

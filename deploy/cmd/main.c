@@ -659,25 +659,16 @@ cmd_proxy_ca(int argc, char **argv)
 	struct spec *s;
 	struct driver *drv;
 	struct buf pem = BUF_INIT;
-	const char *path;
 	int rc = 1;
 
 	PARSE("proxy-ca", 0, "H");
 	d = diag_new();
 	if ((s = dc_load(&o, d, 0)) == NULL)
 		return dc_report(d, 1);
-	if ((drv = driver_open(dc_host(s, &o), d)) != NULL) {
-		path = drv->ops->proxy_ca(drv);
-		if (path == NULL || (fs_read(path, &pem) == -1 &&
-		    errno == ENOENT))
-			rc = 0;
-		else if (pem.len == 0)
-			diag_error(d, path, 0, "cannot read: %s",
-			    strerror(errno));
-		else {
-			fwrite(pem.ptr, 1, pem.len, stdout);
-			rc = 0;
-		}
+	if ((drv = driver_open(dc_host(s, &o), d)) != NULL &&
+	    drv->ops->proxy_ca(drv, &pem, d) == 0) {
+		fwrite(pem.ptr, 1, pem.len, stdout);
+		rc = 0;
 	}
 	buf_release(&pem);
 	driver_free(drv);

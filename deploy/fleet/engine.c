@@ -217,6 +217,7 @@ step_back(struct fleet *f, struct fleet_member *m)
 	if (release_restore(m->t, m->prev, m->prev_prev, m->d) == -1)
 		return -1;
 	m->switched = 0;
+	m->back = 1;
 	snprintf(m->now, sizeof(m->now), "%s", m->prev);
 	if (m->prev[0] == '\0')
 		return 0;
@@ -246,10 +247,7 @@ put_back(struct fleet *f, const char *why, const char *id, FILE *out)
 {
 	struct buf line = BUF_INIT;
 	size_t i;
-	int was[64];
 
-	for (i = 0; i < f->n && i < 64; i++)
-		was[i] = f->m[i].switched;
 	fleet_each(f, 0, step_back);
 	for (i = 0; i < f->n; i++) {
 		struct fleet_member *m = &f->m[i];
@@ -257,7 +255,7 @@ put_back(struct fleet *f, const char *why, const char *id, FILE *out)
 		buf_clear(&line);
 		if (f->n > 1)
 			fprintf(out, "host %s: ", m->host->label);
-		if (i < 64 && !was[i])
+		if (!m->back && !m->switched)
 			fprintf(out, "%s: not switched, still on %s\n", why,
 			    m->prev[0] ? m->prev : "nothing (no release yet)");
 		else if (m->switched)

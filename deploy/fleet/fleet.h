@@ -26,6 +26,7 @@ struct fleet_member {
 	char			 now[RELEASE_ID_MAX];
 	int			 staged;
 	int			 switched;
+	int			 back;		/* switched, then put back */
 	int			 failed;
 	struct buf		 out;		/* what to print for this host */
 	long long		 switched_ms;	/* when, for the switch window */

@@ -125,7 +125,6 @@ int
 host_proxy_ca(struct fleet *f, struct fleet_member *m)
 {
 	struct driver *drv;
-	const char *path;
 	int rc = 0;
 
 	if (m->ca_read)
@@ -146,14 +145,7 @@ host_proxy_ca(struct fleet *f, struct fleet_member *m)
 	} else if ((drv = driver_open(m->host, m->d)) == NULL)
 		rc = -1;
 	else {
-		/* Caddy writes its root when it first starts: none yet is
-		 * no CA of its own yet */
-		if ((path = drv->ops->proxy_ca(drv)) != NULL &&
-		    fs_read(path, &m->ca) == -1 && errno != ENOENT) {
-			diag_error(m->d, path, 0, "cannot read the proxy's CA: "
-			    "%s", strerror(errno));
-			rc = -1;
-		}
+		rc = drv->ops->proxy_ca(drv, &m->ca, m->d);
 		driver_free(drv);
 	}
 	/* asked once: a failure is not asked again at each retry */

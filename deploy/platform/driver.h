@@ -76,9 +76,10 @@ struct driver_ops {
 		    struct diag *d);
 	/* Human-readable detail of a jail for `deploy status`. */
 	void	(*describe)(struct driver *, const char *jail, struct buf *out);
-	/* The proxy's CA certificate for health checks, or NULL (system
-	 * store). Owned by the driver. */
-	const char *(*proxy_ca)(struct driver *);
+	/* The CA certificate the proxy signs with when it is its own
+	 * (Caddy's tls internal root), read where it is, as PEM appended to
+	 * pem; nothing when there is none (yet). 0 or -1. */
+	int	(*proxy_ca)(struct driver *, struct buf *pem, struct diag *d);
 	/* Moves the calling process into the jail's network (for tools
 	 * such as wrk run in a child). 0 or -1. */
 	int	(*enter)(struct driver *, const char *jail);

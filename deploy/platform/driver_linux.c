@@ -423,21 +423,25 @@ linux_describe(struct driver *drv, const char *jail, struct buf *out)
 	buf_release(&ns);
 }
 
-static const char *
-linux_proxy_ca(struct driver *drv)
+static int
+linux_proxy_ca(struct driver *drv, struct buf *pem, struct diag *d)
 {
-	struct ldrv *ld = (struct ldrv *)drv;
 	struct buf b = BUF_INIT;
+	int rc = 0;
 
 	if (drv->spec->proxy.kind != PROXY_CADDY ||
 	    drv->spec->proxy.tls != TLS_INTERNAL)
-		return NULL;
-	if (ld->ca == NULL) {
-		lx_jail_dir(&b, drv->spec, "proxy");
-		buf_adds(&b, "/data/pki/authorities/local/root.crt");
-		ld->ca = buf_detach(&b, NULL);
+		return 0;
+	lx_jail_dir(&b, drv->spec, "proxy");
+	buf_adds(&b, "/data/pki/authorities/local/root.crt");
+	/* Caddy writes it when it first starts */
+	if (lx_read_text(b.ptr, pem) == -1 && errno != ENOENT) {
+		diag_error(d, b.ptr, 0, "cannot read the proxy's CA: %s",
+		    strerror(errno));
+		rc = -1;
 	}
-	return ld->ca;
+	buf_release(&b);
+	return rc;
 }
 
 static char *
@@ -470,10 +474,7 @@ linux_server_pid(struct driver *drv, const char *jail)
 static void
 linux_free(struct driver *drv)
 {
-	struct ldrv *ld = (struct ldrv *)drv;
-
-	free(ld->ca);
-	free(ld);
+	free(drv);
 }
 
 static int

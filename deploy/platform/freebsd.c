@@ -715,12 +715,27 @@ fb_describe(struct driver *drv, const char *jail, struct buf *out)
 	buf_adds(out, fb_conf_file(s, jail));
 }
 
-/* Caddy's local CA lives on the jail host, not where deploy runs. */
-const char *
-fb_proxy_ca(struct driver *drv)
+/* Caddy's local CA, read on the jail host (over ssh when it is another). */
+int
+fb_proxy_ca(struct driver *drv, struct buf *pem, struct diag *d)
 {
-	(void)drv;
-	return NULL;
+	struct fb_driver *fd = (struct fb_driver *)drv;
+	const struct spec *s = drv->spec;
+	struct buf path = BUF_INIT, out = BUF_INIT;
+	int rc;
+
+	if (s->proxy.kind != PROXY_CADDY || s->proxy.tls != TLS_INTERNAL)
+		return 0;
+	fd->fl->jail_root(fd, "proxy", &path);
+	buf_adds(&path, FB_CADDY_DATA "/pki/authorities/local/root.crt");
+	/* none yet (Caddy has not started): cat says so, and that is no
+	 * failure; a host that cannot be reached is (-1) */
+	rc = fb_host_ask(fd->host, &out, d, "cat", path.ptr, NULL);
+	if (rc == 0)
+		buf_add(pem, out.ptr, out.len);
+	buf_release(&path);
+	buf_release(&out);
+	return rc == -1 ? -1 : 0;
 }
 
 /* There is no jail network to join from another machine. */

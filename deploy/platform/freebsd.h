@@ -172,7 +172,7 @@ int	fb_config(struct driver *drv, const char *jail, struct buf *out,
 int	fb_observe(struct driver *drv, struct observed *o, struct diag *d);
 int	fb_execute(struct driver *drv, const struct action *a, struct diag *d);
 void	fb_describe(struct driver *drv, const char *jail, struct buf *out);
-const char *fb_proxy_ca(struct driver *drv);
+int	fb_proxy_ca(struct driver *drv, struct buf *pem, struct diag *d);
 int	fb_enter(struct driver *drv, const char *jail);
 char	*fb_log_path(struct driver *drv, const char *jail);
 void	fb_free(struct driver *drv);

@@ -19,7 +19,6 @@
 
 struct ldrv {
 	struct driver	 pub;
-	char		*ca;		/* Caddy's root certificate */
 };
 
 #define MUST(d, ...) proc_must((d), (char *const[]){ __VA_ARGS__, NULL })

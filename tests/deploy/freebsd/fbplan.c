@@ -2,13 +2,15 @@
  * fbplan: the FreeBSD drivers against recorded host outputs.
  *
  *   fbplan [-d | -s SITE] [-c DIR] [-k DIR] SPEC OBSERVED
+ *   fbplan -a SPEC OBSERVED
  *
  * Observes the host from the recorded outputs in OBSERVED, builds the
  * plan (apply; -d destroy all; -s destroy one site) and prints the sh
  * script `deploy plan` shows, or "nothing to do". -c writes every jail's
  * config and pf.conf into DIR (for nginx -t and caddy validate); -k writes
  * them under the names the driver reads them back by, to make a host
- * state where nothing differs.
+ * state where nothing differs. -a prints the proxy's own CA as the driver
+ * reads it on the host (Caddy's tls internal root), and nothing else.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,12 +99,15 @@ main(int argc, char **argv)
 	struct buf out = BUF_INIT;
 	enum plan_mode mode = PLAN_APPLY;
 	const char *site = NULL, *confdir = NULL, *keydir = NULL;
-	int c, rc = 1;
+	int c, rc = 1, ca = 0;
 
 	memset(&obs, 0, sizeof(obs));
 	memset(&p, 0, sizeof(p));
-	while ((c = getopt(argc, argv, "ds:c:k:")) != -1) {
+	while ((c = getopt(argc, argv, "ads:c:k:")) != -1) {
 		switch (c) {
+		case 'a':
+			ca = 1;
+			break;
 		case 'd':
 			mode = PLAN_DESTROY_ALL;
 			break;
@@ -126,6 +131,13 @@ main(int argc, char **argv)
 	    (drv = driver_open(s, d)) == NULL)
 		goto out;
 	fb_driver_replay(drv, argv[optind + 1]);
+	if (ca) {
+		if (drv->ops->proxy_ca(drv, &out, d) == 0) {
+			fputs(out.ptr, stdout);
+			rc = 0;
+		}
+		goto out;
+	}
 	if (drv->ops->observe(drv, &obs, d) == -1 ||
 	    plan_build(&p, drv, &obs, mode, site, d) == -1)
 		goto out;

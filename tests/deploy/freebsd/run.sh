@@ -318,5 +318,19 @@ if grep -qx "UserKnownHostsFile=$T/kh" "$T/ssh.argv" &&
     grep -A1 -x -- "-i" "$T/ssh.argv" | grep -qx "$T/id"; then ok; else
 	ko "ssh was not given the known hosts file and key: $(tr '\n' ' ' < "$T/ssh.argv")"; fi
 
+# Caddy's tls internal root, read on the host for checks made elsewhere:
+# what `cat` prints there, nothing when Caddy has made none yet.
+sed 's/tls: acme/tls: internal/; /email:/d' specs/jail-one.yaml > "$T/jail-internal.yaml"
+cp -r obs/fresh-jail "$T/ca"
+printf -- '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' \
+    > "$T/ca/cat__usr_local_jails_www-proxy_var_db_caddy_data_caddy_pki_authorities_local_root.crt"
+out=$("$fbplan" -a "$T/jail-internal.yaml" "$T/ca" 2>&1)
+if [ "$out" = "$(printf -- '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----')" ]; then ok; else
+	ko "the proxy's CA read on the host: '$out'"; fi
+out=$("$fbplan" -a "$T/jail-internal.yaml" obs/fresh-jail 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ -z "$out" ]; then ok; else ko "no CA yet: exit $rc, '$out'"; fi
+out=$("$fbplan" -a specs/jail-one.yaml "$T/ca" 2>&1)
+if [ -z "$out" ]; then ok; else ko "tls acme has no CA of its own: '$out'"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

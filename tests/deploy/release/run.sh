@@ -219,9 +219,15 @@ trash_empties() {
 	[ -z "$(ls -A "$ROOT/.deploy/$SITE/trash")" ]
 }
 check "pruned releases' files are removed from the disk" trash_empties
+# A release between the two that never served (as one a push staged and
+# never switched): a rollback goes to the one that served before, not to
+# the newest older one.
+between="${ID4%-*}-ffffffffffff"
+cp -a "$ROOT/$SITE/releases/$ID4" "$ROOT/$SITE/releases/$between"
 "$DRV" rollback $common > "$W/log" 2>&1
 check "rollback without an id goes back to the release before the current" \
     [ $? -eq 0 -a "$(readlink "$ROOT/$SITE/current")" = "releases/$ID4" ]
+rm -rf "$ROOT/$SITE/releases/$between"
 "$DRV" rollback $common > "$W/log" 2>&1
 check "a second rollback without an id has nothing older: refused, unchanged" \
     [ $? -ne 0 -a "$(readlink "$ROOT/$SITE/current")" = "releases/$ID4" ]
