@@ -510,16 +510,9 @@ engine_releases(struct fleet *f, const struct engine_opts *o, struct diag *d)
 static int
 step_current(struct fleet *f, struct fleet_member *m)
 {
-	struct release_info *list = NULL;
-	size_t n = 0, i;
-
-	if (fleet_open_member(f, m) == -1 ||
-	    release_list(m->t, &list, &n, m->d) == -1)
+	if (fleet_open_member(f, m) == -1 || links_of(m) == -1)
 		return -1;
-	for (i = 0; i < n; i++)
-		if (list[i].current)
-			snprintf(m->now, sizeof(m->now), "%s", list[i].id);
-	free(list);
+	snprintf(m->now, sizeof(m->now), "%s", m->prev);
 	return 0;
 }
 

@@ -19,27 +19,7 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 DEPLOY=${1:-$top/bin/deploy}
 case $DEPLOY in /*) ;; *) DEPLOY=$(pwd)/$DEPLOY ;; esac
-pass=0
-fail=0
-started=$(date +%s)
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL $*"
-	# Under make mutate the first failure is enough.
-	[ -z "${MUTATE_FAIL_FAST:-}" ] || finish
-}
-# part NAME: whether the optional part NAME runs (all of them by default).
-part() {
-	case " ${TEST_PARTS:-all} " in *" all "* | *" $1 "*) return 0 ;; esac
-	return 1
-}
-finish() {
-	echo "($(( $(date +%s) - started )) s)"
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit $?
-}
+. "$top/tests/deploy/checks.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "fleet: needs root (namespaces, nftables)" >&2

@@ -128,6 +128,20 @@ check "files not written by ssg are kept" sh -c "touch '$S/output/keep.txt' && '
 rm -rf "$S/output"
 (cd / && "$SSG" -C "$S" build -q) >/dev/null 2>&1
 check "ssg -C DIR build builds DIR" test -f "$S/output/index.html"
+# A site's own static/css/style.css replaces the theme's: the pages link
+# it by the hash of its own bytes, so an edit of it reaches readers.
+O2="$T/own"
+cp -R "$ROOT/tests/fixtures/basic" "$O2"
+mkdir -p "$O2/static/css"
+echo 'body { color: #123456; }' >"$O2/static/css/style.css"
+"$SSG" build -C "$O2" -q
+v1=$(grep -o 'css/style.css?v=[0-9a-f]*' "$O2/output/index.html" | head -n 1)
+echo 'body { color: #654321; }' >"$O2/static/css/style.css"
+"$SSG" build -C "$O2" -q
+v2=$(grep -o 'css/style.css?v=[0-9a-f]*' "$O2/output/index.html" | head -n 1)
+check "the site's own stylesheet is published" grep -q 654321 "$O2/output/css/style.css"
+check "an edit of the site's own stylesheet changes the ?v= pages link it by ($v1, $v2)" \
+    test -n "$v1" -a "$v1" != "$v2"
 (cd / && "$SSG" -C /nonexistent-site build) >"$T/cerr" 2>&1
 check "ssg -C to a missing folder: exit 1" test $? -eq 1
 check "... naming the folder" grep -q -- "-C /nonexistent-site" "$T/cerr"

@@ -359,4 +359,14 @@ if command -v node >/dev/null 2>&1; then
 		check "sv: search.js finds '$q' as ssg does ($js / $c)" test "$js" = "$c"
 	done
 fi
+# A word both in a post's title and in its body keeps the title's weight:
+# that post ranks above one that says the word more often in its body.
+W="$T/tw"
+mkdir -p "$W/posts"
+printf 'site_title: "Title weight"\nsite_url: "http://localhost:8000"\nsearch: true\n' >"$W/site.yaml"
+printf -- '---\ntitle: Harbour walls\ndate: 2024-05-01 10:00:00\n---\nThe harbour is old.\n' >"$W/posts/walls.md"
+printf -- '---\ntitle: Boats\ndate: 2024-05-02 10:00:00\n---\nA harbour, a harbour, a harbour and one more harbour; boats everywhere.\n' >"$W/posts/boats.md"
+"$SSG" build -C "$W" -q
+check "a word in the title and in the body ranks the post first" \
+    test "$("$SSG" search -C "$W" harbour 2>/dev/null | head -n 1 | cut -f 1)" = "Harbour walls"
 summary
