@@ -25,6 +25,7 @@
 #include "health.h"
 #include "mem.h"
 #include "proc.h"
+#include "spawn.h"
 
 /* wrk prints this line from its done() hook; parsed below. */
 static const char wrk_done[] =
@@ -74,98 +75,74 @@ write_file(const char *path, const char *text)
 	return fclose(fp);
 }
 
+struct placed {
+	struct driver	*drv;
+	const struct run *r;
+};
+
+/* In wrk's child: where the run asks it to be. */
+static int
+place(void *arg)
+{
+	const struct placed *p = arg;
+
+	if (p->r->how == IN_PROXY_JAIL)
+		return p->drv->ops->enter(p->drv, "proxy");
+	/* The right server name (SNI, Host) without touching the host's
+	 * resolver: a private /etc/hosts. */
+	if (unshare(CLONE_NEWNS) == -1 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1 ||
+	    mount(p->r->hosts_file, "/etc/hosts", NULL, MS_BIND, NULL) == -1) {
+		fprintf(stderr, "private /etc/hosts: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Runs wrk in a child placed as the run asks; its output into out. */
 static int
 run_wrk(struct driver *drv, const struct run *r, struct buf *out)
 {
 	char conns[16], dur[16], hdr[300];
-	int fds[2], st, killed = 0;
-	time_t deadline;
-	pid_t pid;
-	ssize_t n;
-	char chunk[4096];
+	char *argv[20];
+	struct placed p = { drv, r };
+	struct spawn_opts o;
+	struct spawn_result res;
+	int i = 0;
 
 	snprintf(conns, sizeof(conns), "%d", r->conns);
 	snprintf(dur, sizeof(dur), "%ds", r->seconds);
-	if (pipe(fds) == -1)
-		return -1;
-	if ((pid = fork()) == -1)
-		return -1;
-	if (pid == 0) {
-		char *argv[20];
-		int i = 0;
-
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		close(fds[0]);
-		close(fds[1]);
-		if (r->how == IN_PROXY_JAIL) {
-			if (drv->ops->enter(drv, "proxy") == -1)
-				_exit(126);
-		} else {
-			/* The right server name (SNI, Host) without touching
-			 * the host's resolver: a private /etc/hosts. */
-			if (unshare(CLONE_NEWNS) == -1 ||
-			    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE,
-			    NULL) == -1 ||
-			    mount(r->hosts_file, "/etc/hosts", NULL, MS_BIND,
-			    NULL) == -1) {
-				fprintf(stderr, "private /etc/hosts: %s\n",
-				    strerror(errno));
-				_exit(126);
-			}
-		}
-		argv[i++] = "wrk";
-		argv[i++] = "-t4";
-		argv[i++] = "-c";
-		argv[i++] = conns;
-		argv[i++] = "-d";
-		argv[i++] = dur;
-		argv[i++] = "--timeout";
-		argv[i++] = "5s";
-		argv[i++] = "-s";
-		argv[i++] = (char *)r->script;
-		/* As every browser asks: compressed where the server can. */
+	argv[i++] = "wrk";
+	argv[i++] = "-t4";
+	argv[i++] = "-c";
+	argv[i++] = conns;
+	argv[i++] = "-d";
+	argv[i++] = dur;
+	argv[i++] = "--timeout";
+	argv[i++] = "5s";
+	argv[i++] = "-s";
+	argv[i++] = (char *)r->script;
+	/* As every browser asks: compressed where the server can. */
+	argv[i++] = "-H";
+	argv[i++] = "Accept-Encoding: " BENCH_ACCEPT_ENCODING;
+	if (r->host_header != NULL) {
+		snprintf(hdr, sizeof(hdr), "Host: %s", r->host_header);
 		argv[i++] = "-H";
-		argv[i++] = "Accept-Encoding: " BENCH_ACCEPT_ENCODING;
-		if (r->host_header != NULL) {
-			snprintf(hdr, sizeof(hdr), "Host: %s", r->host_header);
-			argv[i++] = "-H";
-			argv[i++] = hdr;
-		}
-		argv[i++] = (char *)r->url;
-		argv[i] = NULL;
-		execvp(argv[0], argv);
-		fprintf(stderr, "wrk: %s\n", strerror(errno));
-		_exit(127);
+		argv[i++] = hdr;
 	}
-	close(fds[1]);
-	deadline = time(NULL) + r->seconds + WRK_GRACE;
-	for (;;) {
-		struct pollfd pfd = { fds[0], POLLIN, 0 };
-		time_t left = deadline - time(NULL);
-
-		if (left <= 0) {
-			kill(pid, SIGKILL);
-			buf_printf(out, "\n(killed: still running %d s after "
-			    "its time)\n", WRK_GRACE);
-			killed = 1;
-			break;
-		}
-		if (poll(&pfd, 1, (int)left * 1000) == -1) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if ((n = read(fds[0], chunk, sizeof(chunk))) > 0)
-			buf_add(out, chunk, (size_t)n);
-		else if (n == 0 || errno != EINTR)
-			break;
-	}
-	close(fds[0]);
-	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
-		;
-	return !killed && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+	argv[i++] = (char *)r->url;
+	argv[i] = NULL;
+	memset(&o, 0, sizeof(o));
+	o.out = out;
+	o.timeout = r->seconds + WRK_GRACE;
+	o.child = place;
+	o.child_arg = &p;
+	if (spawn_run(argv, &o, &res) == 0)
+		return 0;
+	if (res.timed_out)
+		buf_printf(out, "\n(killed: still running %d s after its "
+		    "time)\n", WRK_GRACE);
+	return -1;
 }
 
 /* The highest address of the subnet no jail, nor the bridge, uses. */

@@ -68,20 +68,20 @@ mkdir_in(const char *dir, const char *sub, mode_t mode, struct diag *d)
 }
 
 /*
- * The certificate chain and its key, as one file, through dst.tmp and a
- * rename: nginx reads it at each handshake (its path holds a variable),
- * so a handshake sees the old pair or the new one, and no reload closes
- * a connection. Its workers read it: it belongs to the proxy's user.
+ * The certificate chain and its key, as one file, written atomically
+ * (fs_write_file): nginx reads it at each handshake (its path holds a
+ * variable), so a handshake sees the old pair or the new one, and no
+ * reload closes a connection. Its workers read it: it belongs to the
+ * proxy's user.
  */
 static int
 install(const struct spec *s, const char *crt, const char *key,
     const char *dst, struct diag *d)
 {
-	struct buf text = BUF_INIT, tmp = BUF_INIT;
-	struct passwd *pw;
-	int fd = -1, rc = -1;
+	struct buf text = BUF_INIT;
+	struct passwd *pw = NULL;
+	int rc = -1;
 
-	buf_printf(&tmp, "%s.tmp", dst);
 	if (fs_read(crt, &text) == -1) {
 		diag_error(d, crt, 0, "%s", strerror(errno));
 		goto out;
@@ -91,30 +91,16 @@ install(const struct spec *s, const char *crt, const char *key,
 		diag_error(d, key, 0, "%s", strerror(errno));
 		goto out;
 	}
-	unlink(tmp.ptr);
-	if ((fd = open(tmp.ptr, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-	    0400)) == -1 || write(fd, text.ptr, text.len) !=
-	    (ssize_t)text.len || fsync(fd) == -1) {
-		diag_error(d, tmp.ptr, 0, "%s", strerror(errno));
-		goto out;
-	}
-	if (geteuid() == 0 && (pw = getpwnam(s->user)) != NULL &&
-	    fchown(fd, pw->pw_uid, pw->pw_gid) == -1) {
-		diag_error(d, tmp.ptr, 0, "chown: %s", strerror(errno));
-		goto out;
-	}
-	if (rename(tmp.ptr, dst) == -1) {
-		diag_error(d, dst, 0, "rename: %s", strerror(errno));
+	if (geteuid() == 0)
+		pw = getpwnam(s->user);
+	if (fs_write_file(dst, text.ptr, text.len, 0400, pw ? pw->pw_uid :
+	    (uid_t)-1, pw ? pw->pw_gid : (gid_t)-1) == -1) {
+		diag_error(d, dst, 0, "%s", strerror(errno));
 		goto out;
 	}
 	rc = 0;
 out:
-	if (fd != -1)
-		close(fd);
-	if (rc == -1)
-		unlink(tmp.ptr);
 	buf_release(&text);
-	buf_release(&tmp);
 	return rc;
 }
 

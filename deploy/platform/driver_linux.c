@@ -23,6 +23,7 @@
 #include "confgen.h"
 #include "mem.h"
 #include "linux_int.h"
+#include "spawn.h"
 
 static const struct driver_ops linux_ops;
 
@@ -310,31 +311,14 @@ write_config(struct ldrv *ld, const struct action *a, struct diag *d)
 		char *argv[] = { "caddy", "validate", "--adapter", "caddyfile",
 		    "--config", tmp.ptr, NULL };
 		struct buf outp = BUF_INIT;
-		pid_t pid;
-		int st, fds[2];
+		struct spawn_opts so;
 
 		/* caddy validate with the proxy's own environment. */
-		if (pipe(fds) == -1)
-			goto out;
-		if ((pid = fork()) == 0) {
-			dup2(fds[1], 1);
-			dup2(fds[1], 2);
-			close(fds[0]);
-			close(fds[1]);
-			execvpe(argv[0], argv, lx_caddy_env(s));
-			_exit(127);
-		}
-		close(fds[1]);
-		{
-			char chunk[4096];
-			ssize_t n;
-
-			while ((n = read(fds[0], chunk, sizeof(chunk))) > 0)
-				buf_add(&outp, chunk, (size_t)n);
-		}
-		close(fds[0]);
-		waitpid(pid, &st, 0);
-		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		memset(&so, 0, sizeof(so));
+		so.env = lx_caddy_env(s);
+		so.out = &outp;
+		so.timeout = 60;
+		if (spawn_run(argv, &so, NULL) != 0) {
 			const char *e = strstr(outp.ptr, "Error:");
 
 			diag_error(d, tmp.ptr, 0, "caddy validate: %s",

@@ -18,6 +18,7 @@
 
 #include "escape.h"
 #include "mem.h"
+#include "spawn.h"
 #include "transport.h"
 
 #define HEREDOC_END	"DEPLOY_EOF"
@@ -314,83 +315,14 @@ host_argv(const struct spec *s, const char *line)
 static int
 spawn(char **argv, const char *input, struct buf *out, struct buf *err)
 {
-	struct sigaction ign, old;
-	int in[2], o[2], st;
-	FILE *ef;
-	pid_t pid;
-	char chunk[4096];
-	ssize_t n;
-	size_t m;
+	struct spawn_opts o;
 
-	if ((ef = tmpfile()) == NULL)
-		return -1;
-	if (pipe(in) == -1) {
-		fclose(ef);
-		return -1;
-	}
-	if (pipe(o) == -1) {
-		close(in[0]);
-		close(in[1]);
-		fclose(ef);
-		return -1;
-	}
-	if ((pid = fork()) == -1) {
-		close(in[0]);
-		close(in[1]);
-		close(o[0]);
-		close(o[1]);
-		fclose(ef);
-		return -1;
-	}
-	if (pid == 0) {
-		dup2(in[0], 0);
-		dup2(o[1], 1);
-		dup2(fileno(ef), 2);
-		close(in[0]);
-		close(in[1]);
-		close(o[0]);
-		close(o[1]);
-		execvp(argv[0], argv);
-		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(in[0]);
-	close(o[1]);
-	/* A child that exits early must not take deploy down with SIGPIPE. */
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &ign, &old);
-	/* Inputs are config files, well below a pipe's buffer in practice;
-	 * a larger one still works as the child reads while we write. */
-	if (input != NULL) {
-		size_t len = strlen(input), off = 0;
-
-		while (off < len) {
-			n = write(in[1], input + off, len - off);
-			if (n == -1 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			off += (size_t)n;
-		}
-	}
-	close(in[1]);
-	sigaction(SIGPIPE, &old, NULL);
-	while ((n = read(o[0], chunk, sizeof(chunk))) > 0 ||
-	    (n == -1 && errno == EINTR))
-		if (n > 0)
-			buf_add(out, chunk, (size_t)n);
-	close(o[0]);
-	while (waitpid(pid, &st, 0) == -1)
-		if (errno != EINTR) {
-			fclose(ef);
-			return -1;
-		}
-	rewind(ef);
-	while ((m = fread(chunk, 1, sizeof(chunk), ef)) > 0)
-		buf_add(err, chunk, m);
-	fclose(ef);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	memset(&o, 0, sizeof(o));
+	o.input = input;
+	o.inlen = input != NULL ? strlen(input) : 0;
+	o.out = out;
+	o.err = err;
+	return spawn_run(argv, &o, NULL);
 }
 
 /* The exit status; stderr into err when not NULL. */

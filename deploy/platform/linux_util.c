@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "linux_int.h"
 
 int
@@ -136,45 +137,16 @@ lx_read_text(const char *path, struct buf *out)
 	return n < 0 ? -1 : 0;
 }
 
-/* Writes path atomically (temp file, fsync, rename). 0 or -1. */
+/* Writes path atomically (fs_write_file). 0 or -1. */
 int
 lx_write_text(const char *path, const char *text, mode_t mode, struct diag *d)
 {
-	struct buf tmp = BUF_INIT;
-	size_t len = strlen(text), off = 0;
-	ssize_t n;
-	int fd, rc = -1;
-
-	buf_printf(&tmp, "%s.new", path);
-	fd = open(tmp.ptr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd == -1) {
-		diag_error(d, tmp.ptr, 0, "%s", strerror(errno));
-		goto out;
+	if (fs_write_file(path, text, strlen(text), mode, (uid_t)-1,
+	    (gid_t)-1) == -1) {
+		diag_error(d, path, 0, "%s", strerror(errno));
+		return -1;
 	}
-	while (off < len) {
-		if ((n = write(fd, text + off, len - off)) == -1) {
-			if (errno == EINTR)
-				continue;
-			diag_error(d, tmp.ptr, 0, "write: %s", strerror(errno));
-			close(fd);
-			goto out;
-		}
-		off += (size_t)n;
-	}
-	if (fsync(fd) == -1 || close(fd) == -1) {
-		diag_error(d, tmp.ptr, 0, "%s", strerror(errno));
-		goto out;
-	}
-	if (rename(tmp.ptr, path) == -1) {
-		diag_error(d, path, 0, "rename: %s", strerror(errno));
-		goto out;
-	}
-	rc = 0;
-out:
-	if (rc == -1)
-		unlink(tmp.ptr);
-	buf_release(&tmp);
-	return rc;
+	return 0;
 }
 
 int

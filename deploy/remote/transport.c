@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "escape.h"
 #include "mem.h"
+#include "spawn.h"
 
 #define AGENT_GREETING	"deploy-agent 1"
 
@@ -582,13 +583,12 @@ int
 transport_run(const struct transport_opts *o, const char *const *words,
     const char *input, size_t inlen, struct buf *out, struct diag *d)
 {
-	char **av = NULL, path[64];
-	const char *tmpdir = getenv("TMPDIR");
-	char chunk[4096];
-	int fds[2] = { -1, -1 }, in = -1, st, rc = -1;
+	struct spawn_opts so;
+	struct spawn_result r;
+	struct buf how = BUF_INIT;
+	char **av = NULL;
 	size_t n = 0, cap = 0, i;
-	ssize_t r;
-	pid_t pid;
+	int rc;
 
 	if (o->host != NULL && strncmp(o->host, "ssh://", 6) == 0) {
 		if (ssh_cmd(o->host, o, words, &av, d) == -1)
@@ -596,59 +596,16 @@ transport_run(const struct transport_opts *o, const char *const *words,
 	} else
 		for (i = 0; words[i] != NULL; i++)
 			argv_push(&av, &n, &cap, words[i]);
-	/* Its input from a file: no pipe to keep fed while reading. */
-	snprintf(path, sizeof(path), "%s/deploy-run.XXXXXX",
-	    tmpdir != NULL && *tmpdir == '/' && strlen(tmpdir) < 40 ? tmpdir :
-	    "/tmp");
-	if ((in = mkstemp(path)) == -1) {
-		diag_error(d, path, 0, "mkstemp: %s", strerror(errno));
-		goto out;
+	memset(&so, 0, sizeof(so));
+	so.input = input != NULL ? input : "";
+	so.inlen = input != NULL ? inlen : 0;
+	so.out = out;
+	rc = spawn_run(av, &so, &r);
+	if (rc == -1) {
+		spawn_describe(&r, 0, &how);
+		diag_error(d, NULL, 0, "%s: %s", av[0], how.ptr);
 	}
-	unlink(path);
-	if ((inlen > 0 && write(in, input, inlen) != (ssize_t)inlen) ||
-	    lseek(in, 0, SEEK_SET) == -1 || pipe(fds) == -1) {
-		diag_error(d, NULL, 0, "%s: %s", words[0], strerror(errno));
-		goto out;
-	}
-	fflush(NULL);
-	if ((pid = fork()) == -1) {
-		diag_error(d, NULL, 0, "fork: %s", strerror(errno));
-		goto out;
-	}
-	if (pid == 0) {
-		if (dup2(in, 0) == -1 || dup2(fds[1], 1) == -1 ||
-		    dup2(fds[1], 2) == -1)
-			_exit(127);
-		close(fds[0]);
-		close(fds[1]);
-		close(in);
-		execvp(av[0], av);
-		dprintf(2, "%s: %s\n", av[0], strerror(errno));
-		_exit(127);
-	}
-	close(fds[1]);
-	fds[1] = -1;
-	while ((r = read(fds[0], chunk, sizeof(chunk))) > 0 ||
-	    (r == -1 && errno == EINTR))
-		if (r > 0)
-			buf_add(out, chunk, (size_t)r);
-	while (waitpid(pid, &st, 0) == -1)
-		if (errno != EINTR) {
-			diag_error(d, NULL, 0, "waitpid: %s", strerror(errno));
-			goto out;
-		}
-	if (WIFEXITED(st))
-		rc = WEXITSTATUS(st);
-	else
-		diag_error(d, NULL, 0, "%s: killed by signal %d", av[0],
-		    WTERMSIG(st));
-out:
-	if (in != -1)
-		close(in);
-	if (fds[0] != -1)
-		close(fds[0]);
-	if (fds[1] != -1)
-		close(fds[1]);
+	buf_release(&how);
 	argv_free(av);
 	return rc;
 }

@@ -4,7 +4,6 @@
  * source files only; building is left to ssg_build (through
  * cmd_run_build).
  */
-#include <sys/wait.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -30,6 +29,7 @@
 #include "fsutil.h"
 #include "mem.h"
 #include "slug.h"
+#include "spawn.h"
 
 #define DATE_FMT	"%Y-%m-%d %H:%M:%S %z"
 
@@ -80,8 +80,9 @@ cw_run_editor(struct cli *cli, const char *path)
 {
 	const char *ed = getenv("EDITOR");
 	char *copy, *argv[32], *tok, *save = NULL;
-	pid_t pid;
-	int st, n = 0;
+	struct spawn_opts so;
+	struct spawn_result r;
+	int rc, n = 0;
 
 	if (ed == NULL || *ed == '\0')
 		ed = getenv("VISUAL");
@@ -97,28 +98,20 @@ cw_run_editor(struct cli *cli, const char *path)
 	}
 	argv[n++] = (char *)path;
 	argv[n] = NULL;
-	fflush(stdout);
-	if ((pid = fork()) == -1) {
-		cli_error(cli, "cannot start the editor: %s", strerror(errno));
-		free(copy);
-		return -1;
-	}
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		fprintf(stderr, "ssg: cannot run %s: %s\n", argv[0],
-		    strerror(errno));
-		_exit(127);
-	}
+	memset(&so, 0, sizeof(so));
+	so.inherit = 1;		/* on the terminal */
+	rc = spawn_run(argv, &so, &r);
 	free(copy);
-	while (waitpid(pid, &st, 0) == -1)
-		if (errno != EINTR)
-			return -1;
-	if (!WIFEXITED(st))
+	if (r.status == -1 && r.error != 0) {
+		cli_error(cli, "cannot start the editor: %s",
+		    strerror(r.error));
 		return -1;
-	if (WEXITSTATUS(st) != 0)
-		cli_error(cli, "the editor exited with status %d",
-		    WEXITSTATUS(st));
-	return WEXITSTATUS(st);
+	}
+	if (r.status == -1)
+		return -1;
+	if (rc != 0)
+		cli_error(cli, "the editor exited with status %d", rc);
+	return rc;
 }
 
 int

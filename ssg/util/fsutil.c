@@ -421,6 +421,42 @@ fs_append(const char *path, const void *data, size_t n)
 }
 
 int
+fs_write_file(const char *path, const void *data, size_t n, mode_t mode,
+    uid_t uid, gid_t gid)
+{
+	char *tmp = temp_name(path, NULL);
+	int fd, saved;
+
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode & 0600);
+	if (fd == -1) {
+		free(tmp);
+		return -1;
+	}
+	/* the mode asked for, whatever the umask; the owner before any
+	 * reader can open it under its name */
+	if (write_all(fd, data, n) == -1 || fchmod(fd, mode) == -1 ||
+	    (uid != (uid_t)-1 && fchown(fd, uid, gid) == -1) ||
+	    fsync(fd) == -1 || close(fd) == -1) {
+		saved = errno;
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		errno = saved;
+		return -1;
+	}
+	if (rename(tmp, path) == -1) {
+		saved = errno;
+		unlink(tmp);
+		free(tmp);
+		errno = saved;
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+int
 fs_write_atomic_via(const char *path, const char *tmpdir, const void *data,
     size_t n)
 {

@@ -1,6 +1,7 @@
 #ifndef SSG_FSUTIL_H
 #define SSG_FSUTIL_H
 
+#include <sys/types.h>
 #include <sys/stat.h>
 
 #include <stddef.h>
@@ -38,6 +39,15 @@ int	fs_mkparents(const char *path);
  * so readers see the old file or the new one, never a part. Creates the
  * parent folders. */
 int	fs_write_atomic(const char *path, const void *data, size_t n);
+/*
+ * The one atomic write for files that must survive a crash whole (a
+ * server's config, a key): a temporary file beside path, written with
+ * mode (whatever the umask) and owner uid:gid (uid (uid_t)-1: the
+ * writer's), flushed to disk, then renamed over path. The parent folder
+ * must exist. 0, or -1 with errno set and path as it was.
+ */
+int	fs_write_file(const char *path, const void *data, size_t n,
+	    mode_t mode, uid_t uid, gid_t gid);
 /* Creates path (and its parent folders) with data, as published output
  * (0644, folders 0755, whatever the umask); fails with EEXIST if it
  * exists. Readers may see the file before it is whole: for files nothing

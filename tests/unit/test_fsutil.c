@@ -238,6 +238,32 @@ test_write_pieces(void)
 	free(data);
 }
 
+/* fs_write_file: the mode asked for whatever the umask, the old file
+ * replaced whole, a missing folder an error. */
+static void
+test_write_file(void)
+{
+	struct stat st;
+	struct buf got = BUF_INIT;
+	mode_t old = umask(077);
+
+	OK(fs_write_file(at("key.pem"), "one", 3, 0644, (uid_t)-1,
+	    (gid_t)-1) == 0, "fs_write_file writes");
+	OK(stat(at("key.pem"), &st) == 0 && (st.st_mode & 07777) == 0644,
+	    "with the mode asked for, not the umask's (%o)",
+	    (unsigned)(st.st_mode & 07777));
+	OK(fs_write_file(at("key.pem"), "second", 6, 0400, (uid_t)-1,
+	    (gid_t)-1) == 0 && fs_read(at("key.pem"), &got) == 0 &&
+	    got.len == 6 && memcmp(got.ptr, "second", 6) == 0,
+	    "written again: the new text whole");
+	OK(stat(at("key.pem"), &st) == 0 && (st.st_mode & 07777) == 0400,
+	    "and its new mode");
+	OK(fs_write_file(at("no-such-folder/x"), "x", 1, 0644, (uid_t)-1,
+	    (gid_t)-1) == -1, "a missing folder is an error, not made");
+	umask(old);
+	buf_release(&got);
+}
+
 int
 main(void)
 {
@@ -253,6 +279,7 @@ main(void)
 	test_write_excl();
 	test_within();
 	test_write_pieces();
+	test_write_file();
 	rc = tap_done();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
