@@ -42,7 +42,7 @@ LIBSSG_OBJS = \
 	ssg/util/buf.o ssg/util/datetime.o ssg/util/diag.o ssg/util/dynlib.o \
 	ssg/util/escape.o ssg/util/fsutil.o ssg/util/hash.o ssg/util/mdmem.o \
 	ssg/util/mem.o ssg/util/pool.o ssg/util/slug.o ssg/util/utf8.o \
-	ssg/util/value.o ssg/util/spawn.o \
+	ssg/util/value.o ssg/util/process.o \
 	ssg/util/yamldoc.o \
 	ssg/source/searchword.o \
 	ssg/source/config.o ssg/source/content.o ssg/source/excerpt.o ssg/source/frontmatter.o \
@@ -92,7 +92,7 @@ UNIT_TESTS = \
 	tests/unit/test_value tests/unit/test_spec tests/unit/test_confgen \
 	tests/unit/test_release tests/unit/test_freebsd tests/unit/test_mdmem \
 	tests/unit/test_fsutil tests/unit/test_highlight tests/unit/test_acme \
-	tests/unit/test_caddy_renew tests/unit/test_search tests/unit/test_spawn
+	tests/unit/test_caddy_renew tests/unit/test_search tests/unit/test_process
 TEST_PROGRAMS = tests/deploy/test_plan tests/deploy/release/drv \
 	tests/deploy/freebsd/fbplan
 

@@ -25,7 +25,7 @@
 #include "health.h"
 #include "mem.h"
 #include "proc.h"
-#include "spawn.h"
+#include "process.h"
 
 /* wrk prints this line from its done() hook; parsed below. */
 static const char wrk_done[] =
@@ -106,8 +106,8 @@ run_wrk(struct driver *drv, const struct run *r, struct buf *out)
 	char conns[16], dur[16], hdr[300];
 	char *argv[20];
 	struct placed p = { drv, r };
-	struct spawn_opts o;
-	struct spawn_result res;
+	struct process_opts o;
+	struct process_result res;
 	int i = 0;
 
 	snprintf(conns, sizeof(conns), "%d", r->conns);
@@ -137,7 +137,7 @@ run_wrk(struct driver *drv, const struct run *r, struct buf *out)
 	o.timeout = r->seconds + WRK_GRACE;
 	o.child = place;
 	o.child_arg = &p;
-	if (spawn_run(argv, &o, &res) == 0)
+	if (process_run(argv, &o, &res) == 0)
 		return 0;
 	if (res.timed_out)
 		buf_printf(out, "\n(killed: still running %d s after its "
@@ -760,10 +760,8 @@ bench_run(struct driver *drv, const char *site, const struct bench_opts *o,
 		diag_error(d, NULL, 0, "bench: not on this platform yet");
 		return -1;
 	}
-	if (mkdtemp(dir) == NULL) {
-		diag_error(d, dir, 0, "mkdtemp: %s", strerror(errno));
-		return -1;
-	}
+	if (mkdtemp(dir) == NULL)
+		return diag_error(d, dir, 0, "mkdtemp: %s", strerror(errno));
 	r->seconds = bench_seconds(o);
 	for (i = 0; i < s->nsites; i++) {
 		if (site != NULL && strcmp(site, s->sites[i].name) != 0)

@@ -23,7 +23,7 @@
 #include "confgen.h"
 #include "mem.h"
 #include "linux_int.h"
-#include "spawn.h"
+#include "process.h"
 
 static const struct driver_ops linux_ops;
 
@@ -262,10 +262,8 @@ linux_config(struct driver *drv, const char *jail, struct buf *out,
 		site = spec_gemini_site(s);
 	else if (!lx_is_proxy(jail))
 		site = spec_site(s, jail);
-	if (!lx_is_proxy(jail) && site == NULL) {
-		diag_error(d, s->file, 0, "unknown site '%s'", jail);
-		return -1;
-	}
+	if (!lx_is_proxy(jail) && site == NULL)
+		return diag_error(d, s->file, 0, "unknown site '%s'", jail);
 	paths_for(s, jail, &state, &root, &admin, &data, &acme, &p);
 	if (lx_is_gemini(jail))
 		rc = confgen_molly(out, s, site, &p);
@@ -311,14 +309,14 @@ write_config(struct ldrv *ld, const struct action *a, struct diag *d)
 		char *argv[] = { "caddy", "validate", "--adapter", "caddyfile",
 		    "--config", tmp.ptr, NULL };
 		struct buf outp = BUF_INIT;
-		struct spawn_opts so;
+		struct process_opts so;
 
 		/* caddy validate with the proxy's own environment. */
 		memset(&so, 0, sizeof(so));
 		so.env = lx_caddy_env(s);
 		so.out = &outp;
 		so.timeout = 60;
-		if (spawn_run(argv, &so, NULL) != 0) {
+		if (process_run(argv, &so, NULL) != 0) {
 			const char *e = strstr(outp.ptr, "Error:");
 
 			diag_error(d, tmp.ptr, 0, "caddy validate: %s",
@@ -382,8 +380,7 @@ linux_execute(struct driver *drv, const struct action *a, struct diag *d)
 	case ACT_DATA_REMOVE:
 		return lx_data_remove(s, a->target, d);
 	}
-	diag_error(d, NULL, 0, "unknown action");
-	return -1;
+	return diag_error(d, NULL, 0, "unknown action");
 }
 
 static void

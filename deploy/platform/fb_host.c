@@ -18,7 +18,7 @@
 
 #include "escape.h"
 #include "mem.h"
-#include "spawn.h"
+#include "process.h"
 #include "transport.h"
 
 #define HEREDOC_END	"DEPLOY_EOF"
@@ -315,14 +315,14 @@ host_argv(const struct spec *s, const char *line)
 static int
 spawn(char **argv, const char *input, struct buf *out, struct buf *err)
 {
-	struct spawn_opts o;
+	struct process_opts o;
 
 	memset(&o, 0, sizeof(o));
 	o.input = input;
 	o.inlen = input != NULL ? strlen(input) : 0;
 	o.out = out;
 	o.err = err;
-	return spawn_run(argv, &o, NULL);
+	return process_run(argv, &o, NULL);
 }
 
 /* The exit status; stderr into err when not NULL. */

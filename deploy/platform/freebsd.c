@@ -540,10 +540,8 @@ fb_config(struct driver *drv, const char *jail, struct buf *out, char **path,
 		site = spec_gemini_site(&s);
 	else if (!is_proxy(jail))
 		site = spec_site(&s, jail);
-	if (!is_proxy(jail) && site == NULL) {
-		diag_error(d, s.file, 0, "unknown site '%s'", jail);
-		return -1;
-	}
+	if (!is_proxy(jail) && site == NULL)
+		return diag_error(d, s.file, 0, "unknown site '%s'", jail);
 	s.user = (char *)fb_user(drv->spec);
 	p.state = FB_JAIL_STATE;
 	p.root = FB_JAIL_ROOT;
@@ -642,11 +640,9 @@ freebsd_plan_script(struct driver *drv, const struct plan *p, struct buf *out,
 	size_t i, j;
 	int rc = 0, ready = fd->pf_ready;
 
-	if (strncmp(drv->ops->platform, "freebsd-", 8) != 0) {
-		diag_error(d, s->file, 0, "no script for platform %s",
+	if (strncmp(drv->ops->platform, "freebsd-", 8) != 0)
+		return diag_error(d, s->file, 0, "no script for platform %s",
 		    drv->ops->platform);
-		return -1;
-	}
 	buf_printf(out,
 	    "#!/bin/sh\n"
 	    "# deploy: %zu action%s for %s (platform %s, host %s),\n"

@@ -260,10 +260,8 @@ start_server(const struct spec *s, const char *jail, char *const argv[],
 		buf_printf(&root, "%s/%s", s->releases.root, site->name);
 		lx_jail_dir(&sdir, s, jail);
 	}
-	if (pipe2(fds, O_CLOEXEC) == -1) {
-		diag_error(d, NULL, 0, "pipe: %s", strerror(errno));
-		return -1;
-	}
+	if (pipe2(fds, O_CLOEXEC) == -1)
+		return diag_error(d, NULL, 0, "pipe: %s", strerror(errno));
 	if ((pid = fork()) == -1) {
 		diag_error(d, NULL, 0, "fork: %s", strerror(errno));
 		close(fds[0]);
@@ -538,10 +536,8 @@ lx_gemini_cert(const struct spec *s, struct diag *d)
 	struct passwd *pw;
 	int rc = -1;
 
-	if (site == NULL || site->ndomains == 0) {
-		diag_error(d, s->file, 0, "no site sets gemini");
-		return -1;
-	}
+	if (site == NULL || site->ndomains == 0)
+		return diag_error(d, s->file, 0, "no site sets gemini");
 	lx_jail_dir(&dir, s, "gemini");
 	buf_adds(&dir, "/tls");
 	buf_printf(&crt, "%s/cert.pem", dir.ptr);

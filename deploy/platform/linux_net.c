@@ -308,10 +308,8 @@ lx_jail_create(const struct spec *s, const char *jail, struct diag *d)
 	char as[16], mac[18];
 	int rc = -1;
 
-	if (a == 0) {
-		diag_error(d, s->file, 0, "unknown site '%s'", jail);
-		return -1;
-	}
+	if (a == 0)
+		return diag_error(d, s->file, 0, "unknown site '%s'", jail);
 	/* Leftovers of an interrupted run go first. */
 	if (lx_jail_destroy(s, jail, d) == -1)
 		return -1;
@@ -448,16 +446,12 @@ rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
 static int
 remove_tree(const char *path, struct diag *d)
 {
-	if (strlen(path) < 5 || path[0] != '/' || strstr(path, "/../")) {
-		diag_error(d, path, 0, "refusing to remove this path");
-		return -1;
-	}
+	if (strlen(path) < 5 || path[0] != '/' || strstr(path, "/../"))
+		return diag_error(d, path, 0, "refusing to remove this path");
 	if (!lx_exists(path))
 		return 0;
-	if (nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS) == -1) {
-		diag_error(d, path, 0, "remove: %s", strerror(errno));
-		return -1;
-	}
+	if (nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS) == -1)
+		return diag_error(d, path, 0, "remove: %s", strerror(errno));
 	return 0;
 }
 

@@ -143,8 +143,7 @@ lx_write_text(const char *path, const char *text, mode_t mode, struct diag *d)
 {
 	if (fs_write_file(path, text, strlen(text), mode, (uid_t)-1,
 	    (gid_t)-1) == -1) {
-		diag_error(d, path, 0, "%s", strerror(errno));
-		return -1;
+		return diag_error(d, path, 0, "%s", strerror(errno));
 	}
 	return 0;
 }
@@ -154,10 +153,8 @@ lx_mkdirs(const char *path, mode_t mode, struct diag *d)
 {
 	char tmp[PATH_MAX], *p;
 
-	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp)) {
-		diag_error(d, path, 0, "path too long");
-		return -1;
-	}
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return diag_error(d, path, 0, "path too long");
 	for (p = tmp + 1; *p != '\0'; p++) {
 		if (*p != '/')
 			continue;
@@ -168,10 +165,8 @@ lx_mkdirs(const char *path, mode_t mode, struct diag *d)
 		}
 		*p = '/';
 	}
-	if (mkdir(tmp, mode) == -1 && errno != EEXIST) {
-		diag_error(d, tmp, 0, "mkdir: %s", strerror(errno));
-		return -1;
-	}
+	if (mkdir(tmp, mode) == -1 && errno != EEXIST)
+		return diag_error(d, tmp, 0, "mkdir: %s", strerror(errno));
 	return 0;
 }
 

@@ -55,10 +55,8 @@ write_file(const char *path, const void *data, size_t n, struct diag *d)
 	ssize_t w;
 	int fd;
 
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644)) == -1) {
-		diag_error(d, path, 0, "create: %s", strerror(errno));
-		return -1;
-	}
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644)) == -1)
+		return diag_error(d, path, 0, "create: %s", strerror(errno));
 	while (n > 0) {
 		w = write(fd, p, n);
 		if (w == -1 && errno == EINTR)
@@ -71,10 +69,8 @@ write_file(const char *path, const void *data, size_t n, struct diag *d)
 		p += w;
 		n -= w;
 	}
-	if (close(fd) == -1) {
-		diag_error(d, path, 0, "close: %s", strerror(errno));
-		return -1;
-	}
+	if (close(fd) == -1)
+		return diag_error(d, path, 0, "close: %s", strerror(errno));
 	return 0;
 }
 
@@ -156,10 +152,8 @@ checkout_tree(git_repository *repo, git_tree *tree, const char *dir,
 	size_t i, n = git_tree_entrycount(tree);
 	int rc = -1;
 
-	if (mkdir(dir, 0755) == -1) {
-		diag_error(d, dir, 0, "mkdir: %s", strerror(errno));
-		return -1;
-	}
+	if (mkdir(dir, 0755) == -1)
+		return diag_error(d, dir, 0, "mkdir: %s", strerror(errno));
 	for (i = 0; i < n; i++) {
 		e = git_tree_entry_byindex(tree, i);
 		buf_clear(&path);

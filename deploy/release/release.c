@@ -337,10 +337,8 @@ simple(struct transport *t, const char *verb, const char *id, char *out,
 	struct buf rest = BUF_INIT;
 	int rc = -1;
 
-	if (id != NULL && !release_id_valid(id)) {
-		diag_error(d, NULL, 0, "'%s' is not a release id", id);
-		return -1;
-	}
+	if (id != NULL && !release_id_valid(id))
+		return diag_error(d, NULL, 0, "'%s' is not a release id", id);
 	if (transport_printf(t, d, "%s%s%s\n", verb, id != NULL ? " " : "",
 	    id != NULL ? id : "") == -1 ||
 	    answer(t, &rest, NULL, NULL, d) == -1)

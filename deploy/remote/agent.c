@@ -75,10 +75,8 @@ agent_rmtree(const char *path, struct diag *d)
 		}
 		return 0;
 	}
-	if ((dp = opendir(path)) == NULL) {
-		diag_error(d, path, 0, "opendir: %s", strerror(errno));
-		return -1;
-	}
+	if ((dp = opendir(path)) == NULL)
+		return diag_error(d, path, 0, "opendir: %s", strerror(errno));
 	while ((de = readdir(dp)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;

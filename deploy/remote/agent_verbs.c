@@ -298,10 +298,8 @@ v_stage(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 
 	(void)ac;
 	(void)ok;
-	if (!release_id_valid(id)) {
-		diag_error(d, NULL, 0, "'%s' is not a release id", id);
-		return -1;
-	}
+	if (!release_id_valid(id))
+		return diag_error(d, NULL, 0, "'%s' is not a release id", id);
 	if (lookup_release(a, id, &c, &t, d) == -1)
 		return -1;
 	buf_printf(&dst, "%s/releases/%s", a->site, id);
@@ -573,10 +571,8 @@ v_prune(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 	(void)ac;
 	errno = 0;
 	keep = strtol(av[1], &end, 10);
-	if (*end != '\0' || errno != 0 || keep < 1 || keep > 100000) {
-		diag_error(d, NULL, 0, "prune: bad count '%s'", av[1]);
-		return -1;
-	}
+	if (*end != '\0' || errno != 0 || keep < 1 || keep > 100000)
+		return diag_error(d, NULL, 0, "prune: bad count '%s'", av[1]);
 	read_link(a, "current", current);
 	read_link(a, "previous", previous);
 	if (list_ids(a, &ids, &n, d) == -1)

@@ -16,7 +16,7 @@
 #include "diag.h"
 #include "escape.h"
 #include "mem.h"
-#include "spawn.h"
+#include "process.h"
 
 #define AGENT_GREETING	"deploy-agent 1"
 
@@ -583,8 +583,8 @@ int
 transport_run(const struct transport_opts *o, const char *const *words,
     const char *input, size_t inlen, struct buf *out, struct diag *d)
 {
-	struct spawn_opts so;
-	struct spawn_result r;
+	struct process_opts so;
+	struct process_result r;
 	struct buf how = BUF_INIT;
 	char **av = NULL;
 	size_t n = 0, cap = 0, i;
@@ -600,9 +600,9 @@ transport_run(const struct transport_opts *o, const char *const *words,
 	so.input = input != NULL ? input : "";
 	so.inlen = input != NULL ? inlen : 0;
 	so.out = out;
-	rc = spawn_run(av, &so, &r);
+	rc = process_run(av, &so, &r);
 	if (rc == -1) {
-		spawn_describe(&r, 0, &how);
+		process_describe(&r, 0, &how);
 		diag_error(d, NULL, 0, "%s: %s", av[0], how.ptr);
 	}
 	buf_release(&how);

@@ -90,8 +90,7 @@ create(const char *out_dir, char *path, const void *data, size_t n,
 		return 0;
 	if (errno == EEXIST)	/* made meanwhile: replace it whole */
 		return replace(out_dir, path, data, n, d);
-	diag_error(d, path, 0, "cannot write: %s", strerror(errno));
-	return -1;
+	return diag_error(d, path, 0, "cannot write: %s", strerror(errno));
 }
 
 int

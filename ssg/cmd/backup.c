@@ -346,10 +346,8 @@ check_entry(const char *archive, struct archive_entry *e, struct diag *d)
 	struct buf n = BUF_INIT;
 	int rc = 0;
 
-	if (name == NULL) {
-		diag_error(d, archive, 0, "an entry has no name");
-		return -1;
-	}
+	if (name == NULL)
+		return diag_error(d, archive, 0, "an entry has no name");
 	buf_adds(&n, name);
 	if (n.len > 1 && n.ptr[n.len - 1] == '/')
 		buf_truncate(&n, n.len - 1);

@@ -29,7 +29,7 @@
 #include "fsutil.h"
 #include "mem.h"
 #include "slug.h"
-#include "spawn.h"
+#include "process.h"
 
 #define DATE_FMT	"%Y-%m-%d %H:%M:%S %z"
 
@@ -80,8 +80,8 @@ cw_run_editor(struct cli *cli, const char *path)
 {
 	const char *ed = getenv("EDITOR");
 	char *copy, *argv[32], *tok, *save = NULL;
-	struct spawn_opts so;
-	struct spawn_result r;
+	struct process_opts so;
+	struct process_result r;
 	int rc, n = 0;
 
 	if (ed == NULL || *ed == '\0')
@@ -100,7 +100,7 @@ cw_run_editor(struct cli *cli, const char *path)
 	argv[n] = NULL;
 	memset(&so, 0, sizeof(so));
 	so.inherit = 1;		/* on the terminal */
-	rc = spawn_run(argv, &so, &r);
+	rc = process_run(argv, &so, &r);
 	free(copy);
 	if (r.status == -1 && r.error != 0) {
 		cli_error(cli, "cannot start the editor: %s",

@@ -305,12 +305,10 @@ set_node(struct site_config *c, const struct ckey *k, const struct ynode *n,
 		v = ynode_str(n);
 		return set_value(c, k, v ? v : "", file, n->line, d);
 	}
-	if (n->kind != (k->kind == CK_LIST ? YNODE_SEQ : YNODE_MAP)) {
-		diag_error(d, file, n->line, k->kind == CK_LIST ? "%s: "
+	if (n->kind != (k->kind == CK_LIST ? YNODE_SEQ : YNODE_MAP))
+		return diag_error(d, file, n->line, k->kind == CK_LIST ? "%s: "
 		    "expected a text or a list of texts" : "%s: expected "
 		    "'name: text' lines under it", k->name);
-		return -1;
-	}
 	strs_clear(l);
 	for (i = n->child; i != NULL; i = i->next) {
 		if (i->kind != YNODE_SCALAR) {
@@ -445,10 +443,8 @@ config_set(struct site_config *c, const char *key, const char *value,
 {
 	const struct ckey *k = find_key(key);
 
-	if (k == NULL) {
-		diag_error(d, origin, 0, "unknown setting '%s'", key);
-		return -1;
-	}
+	if (k == NULL)
+		return diag_error(d, origin, 0, "unknown setting '%s'", key);
 	if (k->kind == CK_LIST)
 		return set_list(strs_field(c, k), value);
 	return set_value(c, k, value, origin, 0, d);

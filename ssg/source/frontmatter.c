@@ -302,9 +302,8 @@ frontmatter_parse(struct frontmatter *fm, const char *text, size_t len,
 		fm->body_line = line + 1;
 		return 0;
 	}
-	diag_error(d, file, 1, "front matter opened with '---' is never "
+	return diag_error(d, file, 1, "front matter opened with '---' is never "
 	    "closed");
-	return -1;
 }
 
 /* ---- posts written in HTML, as BSSG reads them ---- */

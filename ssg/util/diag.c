@@ -84,7 +84,7 @@ diag_add(struct diag *d, enum diag_level level, const char *file, int line,
 	va_end(ap);
 }
 
-void
+int
 diag_error(struct diag *d, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
@@ -92,6 +92,7 @@ diag_error(struct diag *d, const char *file, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	diag_vadd(d, DIAG_ERROR, file, line, fmt, ap);
 	va_end(ap);
+	return -1;
 }
 
 void

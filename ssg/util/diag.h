@@ -26,8 +26,9 @@ void	diag_add(struct diag *d, enum diag_level level, const char *file,
 	    int line, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void	diag_vadd(struct diag *d, enum diag_level level, const char *file,
 	    int line, const char *fmt, va_list ap);
-/* Shorthand for the common case. */
-void	diag_error(struct diag *d, const char *file, int line,
+/* Shorthand for the common case. diag_error returns -1, so that a
+ * function fails with `return diag_error(d, file, line, ...);`. */
+int	diag_error(struct diag *d, const char *file, int line,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void	diag_warn(struct diag *d, const char *file, int line,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));

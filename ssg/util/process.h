@@ -1,5 +1,5 @@
-#ifndef SSG_SPAWN_H
-#define SSG_SPAWN_H
+#ifndef SSG_PROCESS_H
+#define SSG_PROCESS_H
 
 #include <stddef.h>
 
@@ -12,7 +12,7 @@ struct buf;
  * limit, and how it ended reported. The child gets no other descriptor
  * of ours (everything we open is close-on-exec).
  */
-struct spawn_opts {
+struct process_opts {
 	char *const	*env;		/* NULL: this process's environment */
 	const char	*input;		/* its standard input; NULL: /dev/null */
 	size_t		 inlen;
@@ -32,7 +32,7 @@ struct spawn_opts {
 	void		*child_arg;
 };
 
-struct spawn_result {
+struct process_result {
 	int		 status;	/* exit status, -1 if it did not exit */
 	int		 signal;	/* the signal that ended it, or 0 */
 	int		 timed_out;	/* killed after timeout seconds */
@@ -46,12 +46,12 @@ struct spawn_result {
  * -1 when it could not be started, was killed by a signal or ran out of
  * time (r says which).
  */
-int	spawn_run(char *const argv[], const struct spawn_opts *o,
-	    struct spawn_result *r);
+int	process_run(char *const argv[], const struct process_opts *o,
+	    struct process_result *r);
 
 /* "exit 3", "killed by signal 9", "timed out after 5 s", "could not be
  * started: ...": how r ended, appended to b. */
-void	spawn_describe(const struct spawn_result *r, int timeout,
+void	process_describe(const struct process_result *r, int timeout,
 	    struct buf *b);
 
 #endif

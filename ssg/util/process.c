@@ -1,6 +1,6 @@
-/* Running a program to its end (spawn.h). */
+/* Running a program to its end (process.h). */
 
-#include "spawn.h"
+#include "process.h"
 
 #include <sys/wait.h>
 
@@ -45,7 +45,7 @@ data_fd(const char *data, size_t n)
 
 	if (dir == NULL || *dir != '/' || strlen(dir) > 60)
 		dir = "/tmp";
-	snprintf(path, sizeof(path), "%s/spawn.XXXXXX", dir);
+	snprintf(path, sizeof(path), "%s/process.XXXXXX", dir);
 	if ((fd = mkstemp(path)) == -1)
 		return -1;
 	unlink(path);
@@ -92,11 +92,11 @@ slurp(int fd, struct buf *b, size_t max)
 }
 
 int
-spawn_run(char *const argv[], const struct spawn_opts *o,
-    struct spawn_result *r)
+process_run(char *const argv[], const struct process_opts *o,
+    struct process_result *r)
 {
-	static const struct spawn_opts none;
-	struct spawn_result own;
+	static const struct process_opts none;
+	struct process_result own;
 	size_t max;
 	long long deadline;
 	int in = -1, pipefd[2] = { -1, -1 }, errfd = -1, st, saved;
@@ -211,7 +211,7 @@ fail:
 }
 
 void
-spawn_describe(const struct spawn_result *r, int timeout, struct buf *b)
+process_describe(const struct process_result *r, int timeout, struct buf *b)
 {
 	if (r->timed_out)
 		buf_printf(b, "timed out after %d s", timeout);

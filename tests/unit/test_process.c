@@ -1,5 +1,5 @@
 /*
- * Running a program to its end (spawn.h): its output and its error apart
+ * Running a program to its end (process.h): its output and its error apart
  * or together, its input, its exit status, a program that is not there,
  * one killed by a signal, one that runs out of time, the bound on what is
  * kept, and another environment.
@@ -9,20 +9,20 @@
 #include <time.h>
 
 #include "buf.h"
-#include "spawn.h"
+#include "process.h"
 #include "tap.h"
 
 static int
-run(char *const argv[], struct spawn_opts *o, struct spawn_result *r)
+run(char *const argv[], struct process_opts *o, struct process_result *r)
 {
-	return spawn_run(argv, o, r);
+	return process_run(argv, o, r);
 }
 
 int
 main(void)
 {
-	struct spawn_opts o;
-	struct spawn_result r;
+	struct process_opts o;
+	struct process_result r;
 	struct buf out = BUF_INIT, err = BUF_INIT, how = BUF_INIT;
 	char *both[] = { "sh", "-c", "echo out; echo err >&2; exit 3", NULL };
 	char *cat[] = { "cat", NULL };
@@ -43,7 +43,7 @@ main(void)
 	IS_INT(r.status, 3, "the result's status");
 	IS_STR(out.ptr, "out\n", "standard output apart");
 	IS_STR(err.ptr, "err\n", "standard error apart");
-	spawn_describe(&r, 0, &how);
+	process_describe(&r, 0, &how);
 	IS_STR(how.ptr, "exit 3", "described");
 
 	buf_clear(&out);
@@ -72,7 +72,7 @@ main(void)
 	IS_INT(run(killed, &o, &r), -1, "killed by a signal: -1");
 	IS_INT(r.signal, 9, "the signal");
 	buf_clear(&how);
-	spawn_describe(&r, 0, &how);
+	process_describe(&r, 0, &how);
 	IS_STR(how.ptr, "killed by signal 9", "described");
 
 	o.timeout = 1;
@@ -81,7 +81,7 @@ main(void)
 	OK(r.timed_out, "timed out");
 	OK(time(NULL) - t0 < 4, "killed at its time, not at its end");
 	buf_clear(&how);
-	spawn_describe(&r, 1, &how);
+	process_describe(&r, 1, &how);
 	IS_STR(how.ptr, "timed out after 1 s", "described");
 
 	buf_clear(&out);
