@@ -42,7 +42,7 @@ LIBSSG_OBJS = \
 	ssg/util/buf.o ssg/util/datetime.o ssg/util/diag.o ssg/util/dynlib.o \
 	ssg/util/escape.o ssg/util/fsutil.o ssg/util/hash.o ssg/util/mdmem.o \
 	ssg/util/mem.o ssg/util/pool.o ssg/util/slug.o ssg/util/utf8.o \
-	ssg/util/value.o ssg/util/process.o \
+	ssg/util/value.o ssg/util/process.o ssg/util/mime.o \
 	ssg/util/yamldoc.o \
 	ssg/source/searchword.o \
 	ssg/source/config.o ssg/source/content.o ssg/source/excerpt.o ssg/source/frontmatter.o \
@@ -52,11 +52,12 @@ LIBSSG_OBJS = \
 	ssg/render/gemtext.o ssg/render/render.o ssg/render/render_bssg.o \
 	ssg/render/render_fp.o ssg/render/render_list.o ssg/render/template.o \
 	ssg/render/template_compile.o ssg/render/theme.o \
-	ssg/render/search_index.o ssg/render/search_query.o \
+	ssg/render/search_index.o \
 	ssg/build/build.o ssg/build/build_memo.o ssg/build/build_sources.o \
 	ssg/build/compress.o ssg/build/manifest.o ssg/build/media.o ssg/build/media_encode.o ssg/build/output.o ssg/build/picture.o \
 	ssg/build/srccache.o ssg/build/build_search.o \
 	ssg/cmd/backup.o ssg/cmd/check.o ssg/cmd/check_against.o ssg/cmd/cli.o \
+	ssg/cmd/search_query.o \
 	ssg/cmd/cmd_backup.o ssg/cmd/cmd_build.o ssg/cmd/cmd_check.o \
 	ssg/cmd/cmd_edit.o ssg/cmd/cmd_import.o ssg/cmd/cmd_list.o \
 	ssg/cmd/cmd_serve.o ssg/cmd/cmd_site.o ssg/cmd/cmd_themes.o \

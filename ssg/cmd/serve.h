@@ -27,7 +27,5 @@ void		 server_set_live(struct server *s, int on);
 void		 server_notify(struct server *s, const char *error);
 /* Stops and frees; NULL does nothing. Ends open event streams. */
 void		 server_stop(struct server *s);
-/* The MIME type for a file name, by extension. */
-const char	*mime_type(const char *path);
 
 #endif

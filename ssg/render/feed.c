@@ -7,7 +7,7 @@
 #include "datetime.h"
 #include "escape.h"
 #include "image_hook.h"
-#include "serve.h"
+#include "mime.h"
 
 static void
 xml_text(struct buf *out, const char *s)
