@@ -619,7 +619,7 @@ body_one(size_t i, void *arg)
 	    b->ix.home;
 
 	if (p != NULL && p->need_html && p->html == NULL &&
-	    content_html(p, &b->c, b->arena, b->d) == -1)
+	    content_html(p, &b->c, &b->hooks, b->arena, b->d) == -1)
 		b->failed = 1;
 }
 
@@ -964,16 +964,16 @@ ssg_build(const struct build_opts *o, struct build_stats *st,
 	b.force = o->force || b.c.clean_output;
 	/* the capsule's gemtext from the trees the HTML is made from */
 	if (b.c.gemini)
-		b.c.gemtext = gemtext_from_doc;
+		b.hooks.gemtext = gemtext_from_doc;
 	/* and the search index's words, from the same trees */
 	if (b.c.search)
-		b.c.search_words = search_lang_folds(b.c.site_lang) ?
+		b.hooks.search_words = search_lang_folds(b.c.site_lang) ?
 		    search_words_folded : search_words_kept;
 	if (b.c.highlight) {
 		char *script = highlight_script(b.builtin);
 		char *hpath = build_path(&b, ".ssg-cache/highlight.bin");
 
-		b.c.hl = highlight_new(script, hpath, d);
+		b.hooks.hl = highlight_new(script, hpath, d);
 		free(script);
 		free(hpath);
 	}
@@ -1171,23 +1171,23 @@ carried:
 	build_trace("manifest");
 	cache_saved(&cs);
 	/* what --force saw is every block: the others are gone */
-	highlight_save(b.c.hl, b.force);
+	highlight_save(b.hooks.hl, b.force);
 	build_trace("save");
 	rc = diag_count(d, DIAG_ERROR) > errors_before || b.failed ? -1 : 0;
 out:
 	build_checked(&cl);
 	cache_saved(&cs);
 	st->seconds = now_seconds() - t0;
-	if (b.c.hl != NULL) {
+	if (b.hooks.hl != NULL) {
 		struct highlight_stats hs;
 
-		highlight_get_stats(b.c.hl, &hs);
+		highlight_get_stats(b.hooks.hl, &hs);
 		st->code_blocks = hs.blocks;
 		st->code_cached = hs.cached;
 		st->code_plain = hs.plain;
 		st->highlighters_started = hs.started;
-		highlight_free(b.c.hl);
-		b.c.hl = NULL;
+		highlight_free(b.hooks.hl);
+		b.hooks.hl = NULL;
 	}
 	render_free(b.render);
 	if (b.jobs)

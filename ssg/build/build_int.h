@@ -54,6 +54,7 @@ struct build {
 	struct build_stats	*st;
 	struct diag		*d;
 	struct site_config	 c;
+	struct content_hooks	 hooks;	/* highlighter, gemtext, words */
 	struct arena		*arena;
 	char			*site_dir;
 	char			*out_dir;

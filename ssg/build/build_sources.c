@@ -126,7 +126,8 @@ load_one(size_t i, void *arg)
 		s->ok = 1;
 	} else
 		s->ok = content_parse(p, s->kind, s->path, s->rel, text.ptr,
-		    text.len, st.st_mtime, &b->c, b->arena, b->d) == 0;
+		    text.len, st.st_mtime, &b->c, &b->hooks, b->arena,
+		    b->d) == 0;
 	if (!s->ok)
 		goto out;
 	p->text_hash = h;

@@ -130,7 +130,7 @@ load_one(const char *path, const char *rel, const struct stat *st, void *arg)
 	(void)st;
 	if (!content_is_source(path))
 		return 0;
-	if (content_load(&p, CONTENT_POST, path, rel, &l->c, l->arena,
+	if (content_load(&p, CONTENT_POST, path, rel, &l->c, NULL, l->arena,
 	    l->d) == -1)
 		return 0;
 	if (l->in_drafts)

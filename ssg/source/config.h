@@ -89,14 +89,6 @@ struct site_config {
 	char	*output_dir;
 	char	*templates_dir;
 	char	*themes_dir;
-	/* not a setting: the build's highlighter (highlight.h), or NULL */
-	struct highlight *hl;
-	/* set by the build with gemini on: makes a post's gemtext from its
-	 * Markdown tree (doc) into a struct buf (out) as it is parsed */
-	void	(*gemtext)(void *doc, void *out);
-	/* set by the build with search on: the words of a post's body for
-	 * the search index, from the same tree, into a struct buf (out) */
-	void	(*search_words)(void *doc, void *out);
 };
 
 /* Fills c with the defaults. Release with config_release. */

@@ -26,7 +26,7 @@
 /* What the build makes from a body's tree as it is parsed for its HTML,
  * so as not to parse it again: its gemtext and its words for search. */
 struct also {
-	const struct site_config *c;
+	const struct content_hooks *c;
 	struct buf	 gem, words;
 	int		 made;
 };
@@ -44,10 +44,12 @@ also_make(void *doc, void *arg)
 }
 
 static void
-also_init(struct also *x, struct md_out *md, const struct site_config *c)
+also_init(struct also *x, struct md_out *md, const struct content_hooks *c)
 {
+	static const struct content_hooks none;
+
 	memset(x, 0, sizeof(*x));
-	x->c = c;
+	x->c = c = c != NULL ? c : &none;
 	buf_init(&x->gem);
 	buf_init(&x->words);
 	if (c->gemtext != NULL || c->search_words != NULL) {
@@ -271,8 +273,8 @@ opt_str(const struct frontmatter *fm, const char *key, struct arena *a)
 
 int
 content_load(struct post *p, enum content_kind kind, const char *path,
-    const char *rel, const struct site_config *c, struct arena *a,
-    struct diag *d)
+    const char *rel, const struct site_config *c,
+    const struct content_hooks *h, struct arena *a, struct diag *d)
 {
 	struct buf text = BUF_INIT;
 	struct stat st;
@@ -290,7 +292,7 @@ content_load(struct post *p, enum content_kind kind, const char *path,
 		return -1;
 	}
 	rc = content_parse(p, kind, path, rel, text.ptr, text.len, st.st_mtime,
-	    c, a, d);
+	    c, h, a, d);
 	buf_release(&text);
 	return rc;
 }
@@ -337,7 +339,8 @@ content_check_bounds(const char *path, const char *text, size_t len,
 int
 content_parse(struct post *p, enum content_kind kind, const char *path,
     const char *rel, const char *text, size_t len, time_t mtime,
-    const struct site_config *c, struct arena *a, struct diag *d)
+    const struct site_config *c, const struct content_hooks *h,
+    struct arena *a, struct diag *d)
 {
 	struct buf s = BUF_INIT;
 	struct frontmatter fm;
@@ -352,9 +355,9 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 	md_out_init(&md);
 	md.raw_html = (enum md_raw_html)md_raw_html_mode(c->raw_html);
 	md.smart = c->smart_punctuation;
-	md.hl = c->hl;
+	md.hl = h != NULL ? h->hl : NULL;
 	md.path = path;
-	also_init(&also, &md, c);
+	also_init(&also, &md, h);
 	p->kind = kind;
 	p->src = arena_strdup(a, path);
 	if (content_check_bounds(path, text, len, d) != 0)
@@ -558,8 +561,8 @@ content_hashes(struct post *p)
 
 /* Reads the body again and renders it; for content_html. */
 static int
-load_html(struct post *p, const struct site_config *c, struct arena *a,
-    struct diag *d)
+load_html(struct post *p, const struct site_config *c,
+    const struct content_hooks *h, struct arena *a, struct diag *d)
 {
 	struct buf text = BUF_INIT;
 	struct frontmatter fm;
@@ -568,10 +571,10 @@ load_html(struct post *p, const struct site_config *c, struct arena *a,
 	int rc = -1;
 
 	md_out_init(&md);
-	also_init(&also, &md, c);
+	also_init(&also, &md, h);
 	md.raw_html = (enum md_raw_html)md_raw_html_mode(c->raw_html);
 	md.smart = c->smart_punctuation;
-	md.hl = c->hl;
+	md.hl = h != NULL ? h->hl : NULL;
 	md.path = p->src;
 	memset(&fm, 0, sizeof(fm));
 	if (fs_read(p->src, &text) == -1) {
@@ -605,8 +608,8 @@ out:
 }
 
 int
-content_html(struct post *p, const struct site_config *c, struct arena *a,
-    struct diag *d)
+content_html(struct post *p, const struct site_config *c,
+    const struct content_hooks *h, struct arena *a, struct diag *d)
 {
 	int expect = 0, rc = 0;
 
@@ -615,7 +618,7 @@ content_html(struct post *p, const struct site_config *c, struct arena *a,
 	if (p->html != NULL)
 		return 0;
 	if (atomic_compare_exchange_strong(&p->html_state, &expect, 1)) {
-		rc = load_html(p, c, a, d);
+		rc = load_html(p, c, h, a, d);
 		atomic_store_explicit(&p->html_state, 2, memory_order_release);
 		return rc;
 	}

@@ -108,27 +108,42 @@ int	content_check_bounds(const char *path, const char *text, size_t len,
 	    struct diag *d);
 
 /*
+ * What the build adds to the parse of a body, besides the site's settings
+ * (NULL, or a member NULL: none): its highlighter (highlight.h), and what
+ * it makes from the same Markdown tree (doc) into a struct buf (out) as
+ * the body is parsed, so as not to parse it again: the capsule's gemtext
+ * (gemini on) and the words of the search index (search on).
+ */
+struct highlight;
+struct content_hooks {
+	struct highlight *hl;
+	void	(*gemtext)(void *doc, void *out);
+	void	(*search_words)(void *doc, void *out);
+};
+
+/*
  * Reads the file at path into p. rel is the path inside its folder (for
  * slugs and URL formats); now is the build time (used for files without a
  * date). Returns 0, or -1 after recording every problem found in the file
  * as "path:line: problem".
  */
 int	content_load(struct post *p, enum content_kind kind, const char *path,
-	    const char *rel, const struct site_config *c, struct arena *a,
-	    struct diag *d);
+	    const char *rel, const struct site_config *c,
+	    const struct content_hooks *h, struct arena *a, struct diag *d);
 /* The same from the file's text (len bytes) and modification time. */
 int	content_parse(struct post *p, enum content_kind kind, const char *path,
 	    const char *rel, const char *text, size_t len, time_t mtime,
-	    const struct site_config *c, struct arena *a, struct diag *d);
+	    const struct site_config *c, const struct content_hooks *h,
+	    struct arena *a, struct diag *d);
 /*
  * Makes p->html from the source again when the build cache gave the post
  * without it (only pages that are rendered need it). The file must still
- * have the bytes it was indexed with, and c the settings it was parsed
- * with. Strings go into a. Safe to call from several threads. Returns 0,
+ * have the bytes it was indexed with, and c and h the settings and hooks
+ * it was parsed with. Strings go into a. Safe to call from several threads. Returns 0,
  * or -1 after recording the problem in d.
  */
 int	content_html(struct post *p, const struct site_config *c,
-	    struct arena *a, struct diag *d);
+	    const struct content_hooks *h, struct arena *a, struct diag *d);
 /* Hashes of what lists show of a post (title, URL, dates, author,
  * description, excerpt, image, tags) and of all of it (also the body),
  * for fingerprints. */
