@@ -35,9 +35,9 @@ LAZY_CFLAGS = -DSSG_CURL_SONAME='"$(or $(call soname,libcurl,libcurl.so),libcurl
 # The generator as a library (used by ssg and deploy), module by module,
 # grouped by role: util (buffers, memory, text, dates, files), source
 # (site.yaml, posts, Markdown, code colours), render (templates, themes,
-# feeds, the capsule), build (the build and its caches), cmd (the ssg
+# feeds, the capsule), pipeline (the build's stages and caches), cmd (the ssg
 # command, the dev server, the link checker), import (BSSG sites).
-SSG_DIRS = util source render build cmd import
+SSG_DIRS = util source render pipeline cmd import
 LIBSSG_OBJS = \
 	ssg/util/buf.o ssg/util/datetime.o ssg/util/diag.o ssg/util/dynlib.o \
 	ssg/util/escape.o ssg/util/fsutil.o ssg/util/hash.o ssg/util/mdmem.o \
@@ -53,9 +53,9 @@ LIBSSG_OBJS = \
 	ssg/render/render_fp.o ssg/render/render_list.o ssg/render/template.o \
 	ssg/render/template_compile.o ssg/render/theme.o \
 	ssg/render/search_index.o \
-	ssg/build/build.o ssg/build/build_memo.o ssg/build/build_sources.o \
-	ssg/build/compress.o ssg/build/manifest.o ssg/build/media.o ssg/build/media_encode.o ssg/build/output.o ssg/build/picture.o \
-	ssg/build/srccache.o ssg/build/build_search.o \
+	ssg/pipeline/build.o ssg/pipeline/build_memo.o ssg/pipeline/build_sources.o \
+	ssg/pipeline/compress.o ssg/pipeline/manifest.o ssg/pipeline/media.o ssg/pipeline/media_encode.o ssg/pipeline/output.o ssg/pipeline/picture.o \
+	ssg/pipeline/srccache.o ssg/pipeline/build_search.o \
 	ssg/cmd/backup.o ssg/cmd/check.o ssg/cmd/check_against.o ssg/cmd/cli.o \
 	ssg/cmd/search_query.o \
 	ssg/cmd/cmd_backup.o ssg/cmd/cmd_build.o ssg/cmd/cmd_check.o \
@@ -65,13 +65,13 @@ LIBSSG_OBJS = \
 	ssg/import/import_bssg.o ssg/import/import_bssg_urls.o \
 	ssg/import/import_bssg_yaml.o
 
-# The deployer, module by module, grouped by role: spec (deploy.yaml),
+# The deployer, module by module, grouped by role: config (deploy.yaml),
 # release (the release model and health checks), platform (jail drivers,
 # plans, generated configs), remote (agent, transport), fleet (the engine:
 # apply, push, rollback and checks over every host), bench, cmd.
-DEPLOY_DIRS = spec release platform remote fleet bench cmd
+DEPLOY_DIRS = config release platform remote fleet bench cmd
 DEPLOY_OBJS = \
-	deploy/spec/spec.o deploy/spec/spec_yaml.o deploy/spec/spec_site.o \
+	deploy/config/spec.o deploy/config/spec_yaml.o deploy/config/spec_site.o \
 	deploy/release/release.o deploy/release/release_commit.o \
 	deploy/release/checkout.o deploy/release/health.o deploy/release/gemini.o \
 	deploy/platform/driver_linux.o deploy/platform/linux_util.o \

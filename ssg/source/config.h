@@ -73,7 +73,7 @@ struct site_config {
 	int	 rebuild_after_post;
 	int	 rebuild_after_edit;
 	int	 follow_external_symlinks;
-	/* images (ssg/build/media.h) */
+	/* images (ssg/pipeline/media.h) */
 	int	 images;		/* resized copies, metadata stripped */
 	struct cstrs image_widths;	/* empty: 480, 960, 1600 */
 	struct cstrs image_formats;	/* empty: avif, webp */
