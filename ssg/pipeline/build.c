@@ -915,329 +915,465 @@ cache_saved(struct cache_save *cs)
 	cs->rc = 0;
 }
 
-int
-ssg_build(const struct build_opts *o, struct build_stats *st,
+/*
+ * One run of the build: its state (struct build), the paths its stages
+ * share and what each passes on to the next.
+ */
+struct run {
+	struct build	 b;
+	char		*sheet;		/* the theme's stylesheet */
+	char		*mpath;		/* the list of outputs */
+	char		*cpath;		/* the source cache */
+	char		*cache_dir, *static_dir, *site_themes;
+	char		*cap_dir, *cap_list;	/* the capsule's, gemini on */
+	size_t		 threads;
+	size_t		 errors_before;	/* d's errors when the run began */
+	double		 t0;
+	uint64_t	 memo;		/* of all the pages depend on */
+	int		 unread;	/* nothing changed, sources not read */
+	int		 fast;		/* the last build's pages carried */
+	struct cache_save cs;
+	struct cache_load cl;
+};
+
+static void
+run_init(struct run *r, const struct build_opts *o, struct build_stats *st,
     struct diag *d)
 {
-	struct build b;
-	char *sheet = NULL, *mpath = NULL, *static_dir = NULL, *cpath = NULL;
-	char *site_themes = NULL, *cap_dir = NULL, *cap_list = NULL;
-	char *cache_dir = NULL;
-	size_t threads, i, errors_before = diag_count(d, DIAG_ERROR);
-	double t0 = now_seconds();
-	uint64_t memo;
-	int rc = -1, changed, fast, unread = 0;
-	struct cache_save cs = { 0 };
-	struct cache_load cl;
-	struct stat ost;
+	struct build *b = &r->b;
 
-	memset(&b, 0, sizeof(b));
-	buf_init(&b.script);
-	memset(&cl, 0, sizeof(cl));
+	memset(r, 0, sizeof(*r));
+	buf_init(&b->script);
 	memset(st, 0, sizeof(*st));
-	b.o = o;
-	b.st = st;
-	b.d = d;
-	b.now = time(NULL);
-	b.site_dir = xstrdup(o->site_dir ? o->site_dir : ".");
-	b.arena = arena_new();
-	threads = o->jobs > 0 ? (size_t)o->jobs : pool_cpus();
+	r->errors_before = diag_count(d, DIAG_ERROR);
+	r->t0 = now_seconds();
+	b->o = o;
+	b->st = st;
+	b->d = d;
+	b->now = time(NULL);
+	b->site_dir = xstrdup(o->site_dir ? o->site_dir : ".");
+	b->arena = arena_new();
+	r->threads = o->jobs > 0 ? (size_t)o->jobs : pool_cpus();
 	markdown_init();
+}
 
-	if (load_config(&b) == -1)
-		goto out;
-	b.out_dir = build_path(&b, b.c.output_dir);
-	fs_bound_init(&b.bound, b.site_dir, b.c.follow_external_symlinks, d);
-	snprintf(st->output, sizeof(st->output), "%s", b.out_dir);
-	if (b.c.gemini) {
-		char *capsule = build_path(&b, b.c.gemini_output_dir);
+/* Stage 1: site.yaml, the output folders, the build's hooks, the theme
+ * and the templates. */
+static int
+stage_settings(struct run *r)
+{
+	struct build *b = &r->b;
+	struct build_stats *st = b->st;
+	struct diag *d = b->d;
+
+	if (load_config(b) == -1)
+		return -1;
+	b->out_dir = build_path(b, b->c.output_dir);
+	fs_bound_init(&b->bound, b->site_dir, b->c.follow_external_symlinks, d);
+	snprintf(st->output, sizeof(st->output), "%s", b->out_dir);
+	if (b->c.gemini) {
+		char *capsule = build_path(b, b->c.gemini_output_dir);
 
 		snprintf(st->capsule, sizeof(st->capsule), "%s", capsule);
 		free(capsule);
 	}
-	if (o->themes_builtin == NULL) {
-		diag_error(d, NULL, 0, "the built-in themes folder was not "
-		    "found (set SSG_DATADIR to the folder that holds themes/)");
-		goto out;
-	}
-	b.builtin = xstrdup(o->themes_builtin);
-	b.force = o->force || b.c.clean_output;
+	if (b->o->themes_builtin == NULL)
+		return diag_error(d, NULL, 0, "the built-in themes folder was "
+		    "not found (set SSG_DATADIR to the folder that holds "
+		    "themes/)");
+	b->builtin = xstrdup(b->o->themes_builtin);
+	b->force = b->o->force || b->c.clean_output;
 	/* the capsule's gemtext from the trees the HTML is made from */
-	if (b.c.gemini)
-		b.hooks.gemtext = gemtext_from_doc;
+	if (b->c.gemini)
+		b->hooks.gemtext = gemtext_from_doc;
 	/* and the search index's words, from the same trees */
-	if (b.c.search)
-		b.hooks.search_words = search_lang_folds(b.c.site_lang) ?
+	if (b->c.search)
+		b->hooks.search_words = search_lang_folds(b->c.site_lang) ?
 		    search_words_folded : search_words_kept;
-	if (b.c.highlight) {
-		char *script = highlight_script(b.builtin);
-		char *hpath = build_path(&b, ".ssg-cache/highlight.bin");
+	if (b->c.highlight) {
+		char *script = highlight_script(b->builtin);
+		char *hpath = build_path(b, ".ssg-cache/highlight.bin");
 
-		b.hooks.hl = highlight_new(script, hpath, d);
+		b->hooks.hl = highlight_new(script, hpath, d);
 		free(script);
 		free(hpath);
 	}
-	if (pick_theme(&b, &sheet) == -1 || load_templates(&b) == -1)
-		goto out;
-	cpath = build_path(&b, ".ssg-cache/sources.bin");
-	cache_dir = build_path(&b, ".ssg-cache");
-	b.manifest = manifest_new();
-	b.old = manifest_new();
-	mpath = manifest_path(&b);
-	build_trace("start");
-	cl.b = &b;
-	cl.cpath = cpath;
-	cl.mpath = mpath;
-	b.cap_old = manifest_new();
-	if (b.c.gemini) {
-		capsule_paths(&b, &cap_dir, &cap_list);
-		cl.cap_dir = cap_dir;
-		cl.cap_list = cap_list;
-	}
-	build_scan(&b, &cl);
-	build_trace("scan+cache");
-	site_themes = build_path(&b, b.c.themes_dir);
-	b.locale = locale_load(b.c.site_lang, site_themes, b.builtin,
-	    &b.bound, d);
-	for (i = 0; i + 1 < b.c.messages.n; i += 2)
-		if (locale_set(b.locale, b.c.messages.v[i],
-		    b.c.messages.v[i + 1]) == -1)
-			diag_warn(d, "site.yaml", 0, "messages: ssg has no "
-			    "message '%s' (ignored)", b.c.messages.v[i]);
+	if (pick_theme(b, &r->sheet) == -1 || load_templates(b) == -1)
+		return -1;
+	return 0;
+}
 
+/* Stage 2: the sources found, beside the caches and the last build's
+ * outputs read back (build_sources.c); the locale. */
+static int
+stage_scan(struct run *r)
+{
+	struct build *b = &r->b;
+	size_t i;
+
+	r->cpath = build_path(b, ".ssg-cache/sources.bin");
+	r->cache_dir = build_path(b, ".ssg-cache");
+	b->manifest = manifest_new();
+	b->old = manifest_new();
+	r->mpath = manifest_path(b);
+	build_trace("start");
+	r->cl.b = b;
+	r->cl.cpath = r->cpath;
+	r->cl.mpath = r->mpath;
+	b->cap_old = manifest_new();
+	if (b->c.gemini) {
+		capsule_paths(b, &r->cap_dir, &r->cap_list);
+		r->cl.cap_dir = r->cap_dir;
+		r->cl.cap_list = r->cap_list;
+	}
+	build_scan(b, &r->cl);
+	build_trace("scan+cache");
+	r->site_themes = build_path(b, b->c.themes_dir);
+	b->locale = locale_load(b->c.site_lang, r->site_themes, b->builtin,
+	    &b->bound, b->d);
+	for (i = 0; i + 1 < b->c.messages.n; i += 2)
+		if (locale_set(b->locale, b->c.messages.v[i],
+		    b->c.messages.v[i + 1]) == -1)
+			diag_warn(b->d, "site.yaml", 0, "messages: ssg has no "
+			    "message '%s' (ignored)", b->c.messages.v[i]);
+	return 0;
+}
+
+/*
+ * Stage 3: what the pages depend on besides their sources (the icon,
+ * static/ and its images, the stylesheet), then the sources read, unless
+ * the memo of all of it says nothing changed since the last build.
+ */
+static int
+stage_read(struct run *r)
+{
+	struct build *b = &r->b;
+	const struct build_opts *o = b->o;
+	size_t i;
+
+	/* before the memo: an icon added to static/ changes every page */
+	if (b->c.favicon[0] == '\0')
+		pick_favicon(b);
+	/* static/ before the memo too: its images change the pages */
+	r->static_dir = build_path(b, b->c.static_dir);
+	fs_walk_in(r->static_dir, &b->bound, list_static, b);
+	/* and the stylesheet, whose hash the pages link it by */
+	if (read_stylesheet(b, r->sheet) == -1)
+		return -1;
+	if ((b->media = media_new(&b->c, r->cache_dir, b->d)) == NULL)
+		return -1;
+	for (i = 0; i < b->nstatics; i++)
+		if (media_wants(b->statics[i].rel))
+			media_add(b->media, b->statics[i].path,
+			    b->statics[i].rel, &b->statics[i].st);
+	media_probe(b->media, r->threads);
+	build_trace("images probed");
 	/*
 	 * Nothing the pages depend on changed, as the stat of every source
-	 * tells (or, after reading them, their text): check the pages are
-	 * all there, and the build is done.
+	 * tells: check the pages are all there, and nothing is read.
 	 */
-	/* before the memo: an icon added to static/ changes every page */
-	if (b.c.favicon[0] == '\0')
-		pick_favicon(&b);
-	/* static/ before the memo too: its images change the pages */
-	static_dir = build_path(&b, b.c.static_dir);
-	fs_walk_in(static_dir, &b.bound, list_static, &b);
-	/* and the stylesheet, whose hash the pages link it by */
-	if (read_stylesheet(&b, sheet) == -1)
-		goto out;
-	if ((b.media = media_new(&b.c, cache_dir, d)) == NULL)
-		goto out;
-	for (i = 0; i < b.nstatics; i++)
-		if (media_wants(b.statics[i].rel))
-			media_add(b.media, b.statics[i].path, b.statics[i].rel,
-			    &b.statics[i].st);
-	media_probe(b.media, threads);
-	build_trace("images probed");
-	memo = build_cached_memo(&b);
-	if (memo != 0 && memo == manifest_memo(b.old)) {
-		build_checked(&cl);
-		unread = manifest_all_found(b.old) && capsule_ok(&b);
+	r->memo = build_cached_memo(b);
+	if (r->memo != 0 && r->memo == manifest_memo(b->old)) {
+		build_checked(&r->cl);
+		r->unread = manifest_all_found(b->old) && capsule_ok(b);
 	}
 	build_trace("memo");
-	if (unread)
-		build_count_cached(&b);
-	else if (build_load(&b, threads) == -1 && o->strict)
-		goto out;
-	if (o->strict && diag_count(d, DIAG_ERROR) > errors_before)
-		goto out;
+	if (r->unread)
+		build_count_cached(b);
+	else if (build_load(b, r->threads) == -1 && o->strict)
+		return -1;
+	if (o->strict && diag_count(b->d, DIAG_ERROR) > r->errors_before)
+		return -1;
 	/* unread: the cache holds what it held */
-	if (!unread)
-		cache_save_start(&cs, &b, cpath);
+	if (!r->unread)
+		cache_save_start(&r->cs, b, r->cpath);
+	return 0;
+}
+
+/* Stage 4: the output folder, and whether the last build's pages stand
+ * as they are (the memo, after reading the sources' text). */
+static int
+stage_output(struct run *r)
+{
+	struct build *b = &r->b;
+	struct stat ost;
 
 	/* an output folder made now holds none of the pages */
-	b.fresh = stat(b.out_dir, &ost) == -1 && errno == ENOENT;
-	if (fs_mkdirs_published(b.out_dir) == -1 || output_begin(b.out_dir) == -1) {
-		diag_error(d, b.out_dir, 0, "cannot create the output folder: "
-		    "%s", strerror(errno));
-		goto out;
-	}
-	b.tmpdir = output_tmpdir(b.out_dir);
-	if (!unread)
-		memo = build_memo(&b);
-	build_checked(&cl);	/* the check went on while sources were read */
-	fast = unread || (!b.force && memo != 0 &&
-	    memo == manifest_memo(b.old) && manifest_all_found(b.old) &&
-	    capsule_ok(&b));
-	if (fast)
-		goto carried;
-	if (index_sources(&b, threads) == -1 && o->strict)
-		goto out;
+	b->fresh = stat(b->out_dir, &ost) == -1 && errno == ENOENT;
+	if (fs_mkdirs_published(b->out_dir) == -1 ||
+	    output_begin(b->out_dir) == -1)
+		return diag_error(b->d, b->out_dir, 0, "cannot create the "
+		    "output folder: %s", strerror(errno));
+	b->tmpdir = output_tmpdir(b->out_dir);
+	if (!r->unread)
+		r->memo = build_memo(b);
+	build_checked(&r->cl);	/* the check went on while sources were read */
+	r->fast = r->unread || (!b->force && r->memo != 0 &&
+	    r->memo == manifest_memo(b->old) && manifest_all_found(b->old) &&
+	    capsule_ok(b));
+	return 0;
+}
+
+/* Stage 5: the site model, every page planned with its fingerprint, the
+ * images encoded, the pages that changed marked and their bodies read. */
+static int
+stage_plan(struct run *r)
+{
+	struct build *b = &r->b;
+	const struct build_opts *o = b->o;
+	size_t i;
+
+	if (r->fast)
+		return 0;
+	if (index_sources(b, r->threads) == -1 && o->strict)
+		return -1;
 	build_trace("sources");
-	b.render = render_new(&b.c, &b.ix, b.tmpl, b.locale, b.now);
-	if (b.frame != NULL)
-		render_set_frame(b.render, b.frame, d);
-	render_set_images(b.render, image_hook(&b));
-	render_set_stylesheet(b.render, b.css_hash, b.custom_hash,
-	    b.script_hash);
-	render_set_base(b.render, b.tmpl_hash,
-	    config_hash(&b.c) ^ media_hash(b.media) * 0x9e3779b97f4a7c15ULL ^
-	    build_assets_hash(&b) * 0xc2b2ae3d27d4eb4fULL);
-	b.njobs = render_plan(b.render, &b.jobs);
+	b->render = render_new(&b->c, &b->ix, b->tmpl, b->locale, b->now);
+	if (b->frame != NULL)
+		render_set_frame(b->render, b->frame, b->d);
+	render_set_images(b->render, image_hook(b));
+	render_set_stylesheet(b->render, b->css_hash, b->custom_hash,
+	    b->script_hash);
+	render_set_base(b->render, b->tmpl_hash,
+	    config_hash(&b->c) ^ media_hash(b->media) * 0x9e3779b97f4a7c15ULL ^
+	    build_assets_hash(b) * 0xc2b2ae3d27d4eb4fULL);
+	b->njobs = render_plan(b->render, &b->jobs);
 	/* images first: one that fails is reported at its post */
-	st->images_encoded = media_encode(b.media, threads, o->force_images,
-	    image_progress, &b, d);
+	b->st->images_encoded = media_encode(b->media, r->threads,
+	    o->force_images, image_progress, b, b->d);
 	build_trace("images");
-	st->outputs = b.njobs;
+	b->st->outputs = b->njobs;
 	build_trace("plan");
-	plan_dirty(&b, threads);
-	st->rendered = b.ndirty;
-	if (load_bodies(&b, threads) == -1)
-		goto out;	/* nothing rendered: the old pages stay */
-	precompress_marker(&b, 0);
+	plan_dirty(b, r->threads);
+	b->st->rendered = b->ndirty;
+	if (load_bodies(b, r->threads) == -1)
+		return -1;	/* nothing rendered: the old pages stay */
+	precompress_marker(b, 0);
 	build_trace("fingerprint");
-	if (b.ndirty > 0) {
+	if (b->ndirty > 0) {
 		/* Forget the pages about to change first: if this build is
 		 * killed half-way, the next one renders them again. */
-		for (i = 0; i < b.ndirty; i++)
-			manifest_forget(b.old, b.jobs[b.dirty[i].job].out_path);
+		for (i = 0; i < b->ndirty; i++)
+			manifest_forget(b->old,
+			    b->jobs[b->dirty[i].job].out_path);
 		/* nor may it take the half-written output as current if the
 		 * sources go back to what they were */
-		manifest_set_memo(b.old, 0);
-		save_list(&b, b.old, mpath);
+		manifest_set_memo(b->old, 0);
+		save_list(b, b->old, r->mpath);
 	}
+	return 0;
+}
+
+/* Stage 6: the pages marked, on the pool, beside the search index on a
+ * thread of its own; then the Gemini capsule from the same sources. */
+static int
+stage_render(struct run *r)
+{
+	struct build *b = &r->b;
+	const struct build_opts *o = b->o;
+
+	if (r->fast)
+		return 0;
 	/* the search index beside the pages: its own work, which their
 	 * rendering leaves (build_search_start) */
-	build_search_start(&b, threads);
-	if (b.ndirty > 0) {
-		build_progress(&b, "render", 0, b.ndirty);
-		pool_for(threads, b.ndirty, render_one, &b);
-		build_progress(&b, "render", b.ndirty, b.ndirty);
+	build_search_start(b, r->threads);
+	if (b->ndirty > 0) {
+		build_progress(b, "render", 0, b->ndirty);
+		pool_for(r->threads, b->ndirty, render_one, b);
+		build_progress(b, "render", b->ndirty, b->ndirty);
 	}
 	build_trace("pages");
-	build_search_wait(&b);
+	build_search_wait(b);
 	build_trace("search");
-	/* the Gemini capsule, from the same sources (nothing changed when
-	 * the build is carried over) */
-	if (b.c.gemini) {
+	if (b->c.gemini) {
 		struct capsule_opts co;
 
 		memset(&co, 0, sizeof(co));
-		co.dir = cap_dir;
-		co.list = cap_list;
-		co.old = b.cap_old;
-		co.name = b.c.gemini_output_dir;
-		co.force = b.force;
-		co.threads = threads;
+		co.dir = r->cap_dir;
+		co.list = r->cap_list;
+		co.old = b->cap_old;
+		co.name = b->c.gemini_output_dir;
+		co.force = b->force;
+		co.threads = r->threads;
 		co.explain = o->explain;
 		co.explain_arg = o->explain_arg;
-		co.images = image_hook(&b);
-		capsule_write(&b.c, &b.ix, &co, d);
+		co.images = image_hook(b);
+		capsule_write(&b->c, &b->ix, &co, b->d);
 		build_trace("capsule");
 	}
-carried:
+	return 0;
+}
 
-	/* the stylesheet, then static files (which may replace it) */
-	if (output_write(b.out_dir, "css/style.css", b.css, b.css_len,
-	    &changed, d) == 0) {
-		siblings(&b, "css/style.css", b.css, b.css_len, changed);
-		manifest_add(b.manifest, "css/style.css", 0, 0);
+/* Stage 7: what every build writes whatever changed: the stylesheet, the
+ * search script, static/ (which may replace the stylesheet) and the
+ * images' copies. */
+static int
+stage_assets(struct run *r)
+{
+	struct build *b = &r->b;
+	struct build_stats *st = b->st;
+	size_t i, written = 0;
+	int changed;
+
+	if (output_write(b->out_dir, "css/style.css", b->css, b->css_len,
+	    &changed, b->d) == 0) {
+		siblings(b, "css/style.css", b->css, b->css_len, changed);
+		manifest_add(b->manifest, "css/style.css", 0, 0);
 		st->outputs++;
 		st->written += changed;
 	}
-	build_search_script(&b);
+	build_search_script(b);
 	build_trace("render");
-	for (i = 0; i < b.nstatics; i++)
-		copy_static(b.statics[i].path, b.statics[i].rel,
-		    &b.statics[i].st, &b);
+	for (i = 0; i < b->nstatics; i++)
+		copy_static(b->statics[i].path, b->statics[i].rel,
+		    &b->statics[i].st, b);
 	build_trace("static");
-	{
-		size_t written = 0;
+	media_publish(b->media, b->out_dir, b->manifest, r->threads,
+	    b->o->force_images, image_progress, b, &st->images_encoded,
+	    &written, b->d);
+	st->written += written;
+	build_trace("images");
+	return 0;
+}
 
-		media_publish(b.media, b.out_dir, b.manifest, threads,
-		    o->force_images, image_progress, &b, &st->images_encoded,
-		    &written, d);
-		st->written += written;
-		build_trace("images");
-	}
+/* Stage 8: outputs no page produces any more removed, the list of
+ * outputs and the caches saved. */
+static int
+stage_prune(struct run *r)
+{
+	struct build *b = &r->b;
+	struct build_stats *st = b->st;
 
-	if (diag_count(d, DIAG_ERROR) == errors_before && !b.failed)
-		manifest_set_memo(b.manifest, memo);
-	if (fast && manifest_same_copies(b.old, b.manifest)) {
+	if (diag_count(b->d, DIAG_ERROR) == r->errors_before && !b->failed)
+		manifest_set_memo(b->manifest, r->memo);
+	if (r->fast && manifest_same_copies(b->old, b->manifest)) {
 		/* the last build's list as it is: nothing to remove or save */
-		st->outputs = manifest_count(b.old);
-		precompress_marker(&b, 1);
+		st->outputs = manifest_count(b->old);
+		precompress_marker(b, 1);
 	} else {
-		if (fast) {
+		if (r->fast) {
 			/* the pages are the last build's, as they were */
-			manifest_carry(b.old, b.manifest);
-			st->outputs = manifest_count(b.manifest);
+			manifest_carry(b->old, b->manifest);
+			st->outputs = manifest_count(b->manifest);
 		}
-		st->removed = manifest_remove_stale(b.old, b.manifest,
-		    b.out_dir, d);
-		precompress_marker(&b, 1);
-		if (!manifest_same(b.manifest, b.old))
-			save_list(&b, b.manifest, mpath);
+		st->removed = manifest_remove_stale(b->old, b->manifest,
+		    b->out_dir, b->d);
+		precompress_marker(b, 1);
+		if (!manifest_same(b->manifest, b->old))
+			save_list(b, b->manifest, r->mpath);
 	}
-	output_end(b.out_dir);
+	output_end(b->out_dir);
 	build_trace("manifest");
-	cache_saved(&cs);
+	cache_saved(&r->cs);
 	/* what --force saw is every block: the others are gone */
-	highlight_save(b.hooks.hl, b.force);
+	highlight_save(b->hooks.hl, b->force);
 	build_trace("save");
-	rc = diag_count(d, DIAG_ERROR) > errors_before || b.failed ? -1 : 0;
-out:
-	build_checked(&cl);
-	cache_saved(&cs);
-	st->seconds = now_seconds() - t0;
-	if (b.hooks.hl != NULL) {
+	return diag_count(b->d, DIAG_ERROR) > r->errors_before || b->failed ?
+	    -1 : 0;
+}
+
+/* The threads joined, the figures in st, and everything freed. */
+static void
+run_release(struct run *r)
+{
+	struct build *b = &r->b;
+	struct build_stats *st = b->st;
+	size_t i;
+
+	build_checked(&r->cl);
+	cache_saved(&r->cs);
+	st->seconds = now_seconds() - r->t0;
+	if (b->hooks.hl != NULL) {
 		struct highlight_stats hs;
 
-		highlight_get_stats(b.hooks.hl, &hs);
+		highlight_get_stats(b->hooks.hl, &hs);
 		st->code_blocks = hs.blocks;
 		st->code_cached = hs.cached;
 		st->code_plain = hs.plain;
 		st->highlighters_started = hs.started;
-		highlight_free(b.hooks.hl);
-		b.hooks.hl = NULL;
+		highlight_free(b->hooks.hl);
+		b->hooks.hl = NULL;
 	}
-	render_free(b.render);
-	if (b.jobs)
-		render_jobs_free(b.jobs, b.njobs);
-	locale_free(b.locale);
-	free(site_themes);
-	tmpl_set_free(b.tmpl);
-	bssg_frame_free(b.frame);
-	siteindex_release(&b.ix);
-	manifest_free(b.manifest);
-	manifest_free(b.old);
-	manifest_free(b.cap_old);
-	free(cap_dir);
-	free(cap_list);
-	srccache_free(b.cache);
-	free(b.dirty);
-	free(b.tmpdir);
-	free(b.fps);
-	free(b.whys);
-	free(cpath);
-	for (i = 0; i < b.nsrc; i++) {
-		free(b.src[i].path);
-		free(b.src[i].rel);
-		free(b.src[i].key);
+	render_free(b->render);
+	if (b->jobs)
+		render_jobs_free(b->jobs, b->njobs);
+	locale_free(b->locale);
+	tmpl_set_free(b->tmpl);
+	bssg_frame_free(b->frame);
+	siteindex_release(&b->ix);
+	manifest_free(b->manifest);
+	manifest_free(b->old);
+	manifest_free(b->cap_old);
+	srccache_free(b->cache);
+	free(b->dirty);
+	free(b->tmpdir);
+	free(b->fps);
+	free(b->whys);
+	for (i = 0; i < b->nsrc; i++) {
+		free(b->src[i].path);
+		free(b->src[i].rel);
+		free(b->src[i].key);
 	}
-	free(b.src);
-	free(b.items);
-	free(b.posts);
-	free(b.pages);
-	free(sheet);
-	free(b.css);
-	buf_release(&b.script);
-	free(mpath);
-	free(static_dir);
-	for (i = 0; i < b.nstatics; i++) {
-		free(b.statics[i].path);
-		free(b.statics[i].rel);
+	free(b->src);
+	free(b->items);
+	free(b->posts);
+	free(b->pages);
+	free(b->css);
+	buf_release(&b->script);
+	for (i = 0; i < b->nstatics; i++) {
+		free(b->statics[i].path);
+		free(b->statics[i].rel);
 	}
-	free(b.statics);
-	media_free(b.media);
-	free(cache_dir);
-	free(b.builtin);
-	if (b.out_fd > 0)	/* 0: the build stopped before the scan */
-		close(b.out_fd);
-	if (b.cap_fd > 0)
-		close(b.cap_fd);
-	free(b.out_dir);
-	free(b.site_dir);
-	fs_bound_release(&b.bound);
-	arena_free(b.arena);
-	config_release(&b.c);
+	free(b->statics);
+	media_free(b->media);
+	free(b->builtin);
+	if (b->out_fd > 0)	/* 0: the build stopped before the scan */
+		close(b->out_fd);
+	if (b->cap_fd > 0)
+		close(b->cap_fd);
+	free(b->out_dir);
+	free(b->site_dir);
+	fs_bound_release(&b->bound);
+	arena_free(b->arena);
+	config_release(&b->c);
+	free(r->sheet);
+	free(r->mpath);
+	free(r->cpath);
+	free(r->cache_dir);
+	free(r->static_dir);
+	free(r->site_themes);
+	free(r->cap_dir);
+	free(r->cap_list);
+}
+
+/*
+ * The build, stage by stage (DESIGN.md's data flow): each stage returns
+ * at once when it has nothing to do (the plan and the render when the
+ * last build's pages stand); the first that fails ends the build, and
+ * what the last build wrote stays.
+ */
+int
+ssg_build(const struct build_opts *o, struct build_stats *st,
+    struct diag *d)
+{
+	static int (*const stages[])(struct run *) = {
+		stage_settings,	/* site.yaml, theme, templates */
+		stage_scan,	/* sources, caches, last outputs */
+		stage_read,	/* static/, images, stylesheet, sources */
+		stage_output,	/* the output folder; anything new? */
+		stage_plan,	/* model, pages, images encoded, dirty */
+		stage_render,	/* pages, search index, capsule */
+		stage_assets,	/* stylesheet, static/, image copies */
+		stage_prune,	/* stale outputs, list, caches */
+	};
+	struct run *r = xcalloc(1, sizeof(*r));
+	size_t i;
+	int rc = 0;
+
+	run_init(r, o, st, d);
+	for (i = 0; i < sizeof(stages) / sizeof(stages[0]) && rc == 0; i++)
+		rc = stages[i](r);
+	run_release(r);
+	free(r);
 	return rc;
 }
