@@ -271,7 +271,11 @@ lx_jail_destroy(const struct spec *s, const char *jail, struct diag *d)
 	lx_ns_name(&ns, s, jail);
 	buf_printf(&nsp, NETNS_DIR "/%s", ns.ptr);
 	empty_jail(nsp.ptr);
-	if (lx_exists(nsp.ptr) && MUST(d, "ip", "netns", "delete", ns.ptr) == -1)
+	/* gone meanwhile is gone (a host sharing this machine may remove
+	 * an old namespace both of them saw) */
+	if (lx_exists(nsp.ptr) && QUIET("ip", "netns", "delete", ns.ptr) != 0 &&
+	    lx_exists(nsp.ptr) &&
+	    MUST(d, "ip", "netns", "delete", ns.ptr) == -1)
 		rc = -1;
 	if (a != 0) {
 		struct timespec ts = { 0, 50000000 };

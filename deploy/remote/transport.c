@@ -328,8 +328,7 @@ struct transport *
 transport_open(const struct transport_opts *o, struct diag *d)
 {
 	struct transport *t;
-	char **av = NULL, *errpath = NULL;
-	const char *tmpdir = getenv("TMPDIR");
+	char **av = NULL;
 	int to[2] = { -1, -1 }, from[2] = { -1, -1 };
 	struct buf line = BUF_INIT;
 	struct diag *quiet;
@@ -362,15 +361,11 @@ transport_open(const struct transport_opts *o, struct diag *d)
 	sigaction(SIGPIPE, &sa, NULL);
 
 	/* The agent's stderr goes to a file: read only to explain failures. */
-	buf_printf(&line, "%s/deploy-agent-err.XXXXXX",
-	    tmpdir != NULL && *tmpdir == '/' ? tmpdir : "/tmp");
-	errpath = buf_detach(&line, NULL);
-	if ((t->err = mkstemp(errpath)) == -1) {
-		diag_error(d, errpath, 0, "mkstemp: %s", strerror(errno));
+	if ((t->err = process_tmpfile()) == -1) {
+		diag_error(d, NULL, 0, "a temporary file: %s", strerror(errno));
 		goto fail;
 	}
-	unlink(errpath);
-	if (pipe(to) == -1 || pipe(from) == -1) {
+	if (process_pipe(to) == -1 || process_pipe(from) == -1) {
 		diag_error(d, NULL, 0, "pipe: %s", strerror(errno));
 		goto fail;
 	}
@@ -397,9 +392,6 @@ transport_open(const struct transport_opts *o, struct diag *d)
 	to[0] = from[1] = -1;
 	t->out = to[1];
 	t->in = from[0];
-	fcntl(t->out, F_SETFD, FD_CLOEXEC);
-	fcntl(t->in, F_SETFD, FD_CLOEXEC);
-	fcntl(t->err, F_SETFD, FD_CLOEXEC);
 	argv_free(av);
 	av = NULL;
 
@@ -415,10 +407,8 @@ transport_open(const struct transport_opts *o, struct diag *d)
 	}
 	diag_free(quiet);
 	buf_release(&line);
-	free(errpath);
 	return t;
 fail:
-	free(errpath);
 	buf_release(&line);
 	argv_free(av);
 	if (to[0] != -1)

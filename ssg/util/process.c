@@ -1,5 +1,9 @@
 /* Running a program to its end (process.h). */
 
+#ifdef __linux__
+#define _GNU_SOURCE	/* pipe2, mkostemp: close-on-exec from the start */
+#endif
+
 #include "process.h"
 
 #include <sys/wait.h>
@@ -21,11 +25,50 @@
 extern char **environ;
 
 /* Ours alone: a child started by another thread meanwhile must not hold
- * it open (a pipe it holds never ends). dup2 clears it in our child. */
+ * it open (a pipe it holds never ends: a server it starts keeps it for
+ * good). dup2 clears it in our child. */
+#ifndef __linux__
 static void
 cloexec(int fd)
 {
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+#endif
+
+int
+process_pipe(int fds[2])
+{
+#ifdef __linux__
+	return pipe2(fds, O_CLOEXEC);
+#else
+	/* (a fork on another thread between the two calls may take it) */
+	if (pipe(fds) == -1)
+		return -1;
+	cloexec(fds[0]);
+	cloexec(fds[1]);
+	return 0;
+#endif
+}
+
+int
+process_tmpfile(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[96];
+	int fd;
+
+	if (dir == NULL || *dir != '/' || strlen(dir) > 60)
+		dir = "/tmp";
+	snprintf(path, sizeof(path), "%s/process.XXXXXX", dir);
+#ifdef __linux__
+	fd = mkostemp(path, O_CLOEXEC);
+#else
+	if ((fd = mkstemp(path)) != -1)
+		cloexec(fd);
+#endif
+	if (fd != -1)
+		unlink(path);
+	return fd;
 }
 
 /*
@@ -37,19 +80,12 @@ cloexec(int fd)
 static int
 data_fd(const char *data, size_t n)
 {
-	const char *dir = getenv("TMPDIR");
-	char path[96];
 	size_t off = 0;
 	ssize_t w;
 	int fd;
 
-	if (dir == NULL || *dir != '/' || strlen(dir) > 60)
-		dir = "/tmp";
-	snprintf(path, sizeof(path), "%s/process.XXXXXX", dir);
-	if ((fd = mkstemp(path)) == -1)
+	if ((fd = process_tmpfile()) == -1)
 		return -1;
-	unlink(path);
-	cloexec(fd);
 	while (off < n) {
 		if ((w = write(fd, data + off, n - off)) == -1) {
 			if (errno == EINTR)
@@ -112,11 +148,9 @@ process_run(char *const argv[], const struct process_opts *o,
 	if (!o->inherit) {
 		in = o->input != NULL ? data_fd(o->input, o->inlen) :
 		    open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (in == -1 || pipe(pipefd) == -1 ||
+		if (in == -1 || process_pipe(pipefd) == -1 ||
 		    (o->err != NULL && (errfd = data_fd("", 0)) == -1))
 			goto fail;
-		cloexec(pipefd[0]);
-		cloexec(pipefd[1]);
 	}
 	fflush(NULL);
 	if ((pid = fork()) == -1)

@@ -54,4 +54,13 @@ int	process_run(char *const argv[], const struct process_opts *o,
 void	process_describe(const struct process_result *r, int timeout,
 	    struct buf *b);
 
+/*
+ * A pipe, and an unlinked temporary file (in $TMPDIR, else /tmp), whose
+ * descriptors no program started meanwhile by another thread inherits:
+ * a pipe such a program holds would never end (a server it starts keeps
+ * it for good). -1 with errno.
+ */
+int	process_pipe(int fds[2]);
+int	process_tmpfile(void);
+
 #endif

@@ -2,11 +2,14 @@
  * Running a program to its end (process.h): its output and its error apart
  * or together, its input, its exit status, a program that is not there,
  * one killed by a signal, one that runs out of time, the bound on what is
- * kept, and another environment.
+ * kept, another environment, and pipes and files that no other thread's
+ * child inherits.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "process.h"
@@ -97,6 +100,23 @@ main(void)
 	o.env = envv;
 	run(env, &o, &r);
 	IS_STR(out.ptr, "given", "the environment given");
+
+	/* descriptors no other thread's child inherits */
+	{
+		int fds[2], fd;
+
+		OK(process_pipe(fds) == 0 &&
+		    (fcntl(fds[0], F_GETFD) & FD_CLOEXEC) &&
+		    (fcntl(fds[1], F_GETFD) & FD_CLOEXEC),
+		    "a pipe closed on exec, both ends");
+		close(fds[0]);
+		close(fds[1]);
+		fd = process_tmpfile();
+		OK(fd != -1 && (fcntl(fd, F_GETFD) & FD_CLOEXEC),
+		    "a temporary file closed on exec");
+		if (fd != -1)
+			close(fd);
+	}
 
 	buf_release(&out);
 	buf_release(&err);
