@@ -228,6 +228,11 @@ fuzz-build: $(FUZZ_BINS)
 fuzz: deps-test fuzz-build
 	sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
+# The golden pages of tests/e2e/golden.sh written again from this build,
+# after showing what changes in them.
+golden: bin/ssg
+	sh tests/e2e/golden.sh --update
+
 # Faults put into a scratch copy, one at a time: each must be caught
 # (tests/mutate/README.md).
 mutate: all $(UNIT_TESTS) $(TEST_PROGRAMS)
@@ -260,4 +265,4 @@ clean:
 		tests/deploy/freebsd/*.o tests/deploy/freebsd/*.d \
 		$(UNIT_TESTS) $(TEST_PROGRAMS) $(FUZZ_DIR)
 
-.PHONY: all deps deps-test run check check-sanitize unit-tests bench bench-photos bench-search install clean mutate diffinc fuzz fuzz-build
+.PHONY: all deps deps-test run check check-sanitize unit-tests golden bench bench-photos bench-search install clean mutate diffinc fuzz fuzz-build
