@@ -188,6 +188,17 @@ if part main; then
 		    -H 'Accept-Encoding: gzip, br' -H "If-None-Match: $etag" -o /dev/null \
 		    -w '%{http_code}' "https://docs.test:$https_port/")
 		check "$1: revalidated by its ETag ($etag): 304" test -n "$etag" -a "$code" = 304
+		# a post at its dated URL, as readers and feeds link it: asked
+		# again at every visit, so that a push is seen at once
+		post=/2025/01/15/getting-started/
+		h=$(sv "$post" -H 'Accept-Encoding: gzip, br')
+		echo "$h" | grep -qi '^cache-control: no-cache$' && echo "$h" | grep -q '^HTTP/[0-9.]* 200' &&
+		    ok "$1: a post page ($post) is no-cache" || bad "$1: post page cache: $h"
+		etag=$(echo "$h" | sed -n 's/^[Ee][Tt][Aa][Gg]: //p')
+		code=$(curl -sS -m 10 --cacert "$ca_" --resolve "docs.test:$https_port:127.0.0.1" \
+		    -H 'Accept-Encoding: gzip, br' -H "If-None-Match: $etag" -o /dev/null \
+		    -w '%{http_code}' "https://docs.test:$https_port$post")
+		check "$1: the post revalidated by its ETag: 304" test -n "$etag" -a "$code" = 304
 		h=$(sv / -H 'Accept-Encoding: gzip')
 		echo "$h" | grep -qi '^content-encoding: gzip$' && ok "$1: gzip when only gzip is asked" ||
 		    bad "$1: no gzip: $h"
