@@ -22,3 +22,19 @@ finish() {
 	[ "$fail" -eq 0 ]
 	exit $?
 }
+
+# needs_root NAME PACKAGES: stops (a failed run) unless this is root and
+# DEPLOY is built; then installs what is missing of the Debian PACKAGES.
+needs_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "$1: needs root (namespaces, nftables)" >&2
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+	if [ ! -x "$DEPLOY" ]; then
+		echo "$1: no $DEPLOY; build it first (make bin/deploy)" >&2
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+	DEB=$2 sh "$top/tests/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
+}

@@ -21,26 +21,12 @@ DEPLOY=${1:-$top/bin/deploy}
 case $DEPLOY in /*) ;; *) DEPLOY=$(pwd)/$DEPLOY ;; esac
 . "$top/tests/deploy/checks.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "fleet: needs root (namespaces, nftables)" >&2
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-if [ ! -x "$DEPLOY" ]; then
-	echo "fleet: no $DEPLOY; build it first (make bin/deploy)" >&2
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-DEB="nginx nftables iproute2 curl util-linux openssh-server openssh-client openssl" \
-    sh "$top/tests/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
+needs_root fleet "nginx nftables iproute2 curl util-linux openssh-server openssh-client openssl"
 
 . "$top/tests/deploy/lib.sh"
 own_net "$0" "$@"
 . "$top/tests/deploy/fleet_lib.sh"
-fleet_names
-trap fleet_cleanup EXIT
-trap 'exit 1' INT TERM HUP
-fleet_keys
+fleet_start
 
 # --- three hosts: namespaces, address, sshd ----------------------------
 mkdir -p src

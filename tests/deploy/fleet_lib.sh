@@ -18,6 +18,14 @@ fleet_names() {
 	SSHD=$(command -v sshd || echo /usr/sbin/sshd)
 	cd "$work" || exit 1
 }
+# fleet_start: names (fleet_names), the cleanup on exit, also after a
+# failure or a signal, and the keys (fleet_keys).
+fleet_start() {
+	fleet_names
+	trap fleet_cleanup EXIT
+	trap 'exit 1' INT TERM HUP
+	fleet_keys
+}
 hostns() { echo "flh$id-$1"; }
 hostip() { echo "10.233.$((oct + $1 - 1)).2"; }
 # on_host H CMD...: CMD inside host H (its network and mount namespaces)

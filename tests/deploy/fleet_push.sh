@@ -27,10 +27,7 @@ die() { echo "fleet_push: $*" >&2; exit 1; }
 . "$top/tests/deploy/lib.sh"
 own_net "$0" "$@"
 . "$top/tests/deploy/fleet_lib.sh"
-fleet_names
-trap fleet_cleanup EXIT
-trap 'exit 1' INT TERM HUP
-fleet_keys
+fleet_start
 for h in $hosts; do fleet_host "$h" || die "host $h did not come up"; done
 D() {	# D COMMAND ARGS: deploy with the fleet's keys
 	c=$1; shift

@@ -28,21 +28,12 @@ DEPLOY=${1:-$top/bin/deploy}
 case $DEPLOY in /*) ;; *) DEPLOY=$(pwd)/$DEPLOY ;; esac
 . "$top/tests/deploy/checks.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "fleet_ssh: needs root (namespaces, nftables)" >&2
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-DEB="nginx caddy nftables iproute2 curl util-linux openssh-server openssh-client openssl" \
-    sh "$top/tests/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
+needs_root fleet_ssh "nginx caddy nftables iproute2 curl util-linux openssh-server openssh-client openssl"
 
 . "$top/tests/deploy/lib.sh"
 own_net "$0" "$@"
 . "$top/tests/deploy/fleet_lib.sh"
-fleet_names
-trap fleet_cleanup EXIT
-trap 'exit 1' INT TERM HUP
-fleet_keys
+fleet_start
 for h in $hosts; do
 	fleet_host "$h" || { bad "host $h: set up"; cat "$work/h$h/sshd.log"; finish; }
 done
@@ -287,7 +278,8 @@ fi
 # deploy_NAME), are removed by apply.
 if part shared; then
 	p1=$((20000 + $$ % 20000)); p2=$((p1 + 1))
-	cat > shared.yaml <<CONF
+	{
+		cat <<CONF
 name: sh$id
 platform: linux-netns
 proxy:
@@ -296,33 +288,31 @@ proxy:
   key: $work/key.pem
   ca: $work/cert.pem
 hosts:
-  - name: a
+CONF
+		# host a: 10.236.OCT.0/26, port p1; host b: .64/26, port p2
+		for x in a:0:$p1 b:64:$p2; do
+			h=${x%%:*} rest=${x#*:}; base=${rest%%:*} port=${rest#*:}
+			cat <<CONF
+  - name: $h
     host: local
-    state: $work/sa/state
+    state: $work/s$h/state
     releases:
-      root: $work/sa/www
+      root: $work/s$h/www
     network:
-      bridge: sha$id
-      subnet: 10.236.$oct.0/26
-      proxy: 10.236.$oct.2
+      bridge: sh$h$id
+      subnet: 10.236.$oct.$base/26
+      proxy: 10.236.$oct.$((base + 2))
       ports:
-        - 127.0.0.1:$p1 -> 443
-  - name: b
-    host: local
-    state: $work/sb/state
-    releases:
-      root: $work/sb/www
-    network:
-      bridge: shb$id
-      subnet: 10.236.$oct.64/26
-      proxy: 10.236.$oct.66
-      ports:
-        - 127.0.0.1:$p2 -> 443
+        - 127.0.0.1:$port -> 443
+CONF
+		done
+		cat <<CONF
 sites:
   - name: blog
     domains: [blog.test]
     source: $work/src
 CONF
+	} > shared.yaml
 	ip netns add "sh$id-blog"
 	nft add table ip "deploy_sh$id"
 	"$DEPLOY" apply -c shared.yaml > sa.out 2>&1; rc=$?
