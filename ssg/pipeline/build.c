@@ -38,6 +38,7 @@
 #include "related.h"
 #include "render.h"
 #include "siteindex.h"
+#include "sink.h"
 #include "srccache.h"
 #include "template.h"
 #include "theme.h"
@@ -256,32 +257,6 @@ load_templates(struct build *b)
 	return rc;
 }
 
-/* Keeps the .gz and .br siblings of a written file in step with it. */
-static void
-siblings(struct build *b, const char *rel, const void *data, size_t n,
-    int changed)
-{
-	char *path;
-
-	if (!compress_wanted(rel))
-		return;
-	/* without precompression, siblings are removed in one pass at the
-	 * end (remove_siblings), only if some may exist */
-	if (!b->c.precompress_assets)
-		return;
-	path = path_join(b->out_dir, rel);
-	if (changed || !compress_present(path))
-		compress_siblings(path, data, n, b->tmpdir, b->d);
-	free(path);
-}
-
-void
-build_siblings(struct build *b, const char *rel, const void *data, size_t n,
-    int changed)
-{
-	siblings(b, rel, data, n, changed);
-}
-
 /* The line of path that holds text (or its last part), or 0. */
 static int
 line_of(const char *path, const char *text)
@@ -434,23 +409,17 @@ render_one(size_t i, void *arg)
 	if (rc == -1) {
 		diag_error(b->d, j->out_path, 0, "%s", err.ptr);
 		b->failed = 1;
-	} else if (b->fresh ?
+	} else if (sink_bytes(b, j->out_path, out.ptr, out.len,
+	    /* a page with a bad image is made again, and its errors said
+	     * again, until the image is fixed: its fingerprint is one no
+	     * page has (but 1 in 2^64) */
+	    bad ? 1 : b->fps[b->dirty[i].job], render_base(b->render),
 	    /* a Markdown source goes into the folder its page made */
-	    output_create(b->out_dir, j->out_path, out.ptr, out.len,
-	    j->kind == PAGE_SOURCE, b->d) :
-	    output_write(b->out_dir, j->out_path, out.ptr, out.len, &changed,
-	    b->d))
+	    b->fresh ? SINK_CREATE | (j->kind == PAGE_SOURCE ?
+	    SINK_DIR_THERE : 0) : 0, &changed) == -1)
 		b->failed = 1;
-	else {
-		siblings(b, j->out_path, out.ptr, out.len, changed);
-		/* a page with a bad image is made again, and its errors
-		 * said again, until the image is fixed: its fingerprint is
-		 * one no page has (but 1 in 2^64) */
-		manifest_add(b->manifest, j->out_path,
-		    bad ? 1 : b->fps[b->dirty[i].job], render_base(b->render));
-		if (changed)
-			__atomic_add_fetch(&b->st->written, 1, __ATOMIC_RELAXED);
-	}
+	else if (changed)
+		__atomic_add_fetch(&b->st->written, 1, __ATOMIC_RELAXED);
 	buf_release(&out);
 	buf_release(&err);
 	if (__atomic_add_fetch(&b->done, 1, __ATOMIC_RELAXED) % 64 == 0)
@@ -722,26 +691,13 @@ copy_static(const char *path, const char *rel, const struct stat *st,
     void *arg)
 {
 	struct build *b = arg;
-	struct buf data = BUF_INIT;
 	int changed;
 
 	build_warn_private(b, path, st);
 	if (b->media != NULL && media_wants(rel))
 		return 0;	/* media_publish's */
-	if (output_copy(path, b->out_dir, rel, &changed, b->d) == -1)
+	if (sink_file(b, path, rel, &changed) == -1)
 		return 0;
-	if (compress_wanted(rel) && b->c.precompress_assets) {
-		/* read only when a sibling may need writing */
-		char *out = path_join(b->out_dir, rel);
-
-		if ((changed || !compress_present(out)) &&
-		    fs_read(path, &data) == 0)
-			compress_siblings(out, data.ptr, data.len, b->tmpdir,
-			    b->d);
-		free(out);
-	}
-	buf_release(&data);
-	manifest_add(b->manifest, rel, 0, 0);
 	b->st->outputs++;
 	if (changed)
 		b->st->written++;
@@ -1215,10 +1171,8 @@ stage_assets(struct run *r)
 	size_t i, written = 0;
 	int changed;
 
-	if (output_write(b->out_dir, "css/style.css", b->css, b->css_len,
-	    &changed, b->d) == 0) {
-		siblings(b, "css/style.css", b->css, b->css_len, changed);
-		manifest_add(b->manifest, "css/style.css", 0, 0);
+	if (sink_bytes(b, "css/style.css", b->css, b->css_len, 0, 0, 0,
+	    &changed) == 0) {
 		st->outputs++;
 		st->written += changed;
 	}

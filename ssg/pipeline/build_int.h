@@ -124,10 +124,6 @@ void	 build_warn_private(struct build *b, const char *path,
 	    const struct stat *st);
 void	 build_progress(struct build *b, const char *stage, size_t done,
 	    size_t total);
-/* Keeps the .gz and .br copies of a file just written (or found
- * unchanged) in step with it, when the site precompresses. */
-void	 build_siblings(struct build *b, const char *rel, const void *data,
-	    size_t n, int changed);
 
 /* build_search.c */
 /* Writes the search index when the site has search on (or carries the

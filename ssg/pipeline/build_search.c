@@ -29,6 +29,7 @@
 #include "searchword.h"
 
 #include "build_int.h"
+#include "sink.h"
 
 /* Bumped when the files' form changes, so old ones are made again. */
 #define SEARCH_FORMAT	"search 2"
@@ -417,18 +418,11 @@ emit_file(const char *rel, const char *data, size_t n, uint64_t fp,
 	if (!man && known_file(rel, h, arg))
 		;	/* as it was (listed by known_file) */
 	else {
-		if (b->fresh) {
-			/* nothing there to compare with; the folders are
-			 * made once, by the first file in each */
-			if ((rc = output_create(b->out_dir, path.ptr, data,
-			    n, 1, b->d)) == 0)
-				build_siblings(b, path.ptr, data, n,
-				    changed = 1);
-		} else if ((rc = output_write(b->out_dir, path.ptr, data, n,
-		    &changed, b->d)) == 0)
-			build_siblings(b, path.ptr, data, n, changed);
+		/* in a fresh folder nothing is there to compare with; the
+		 * folders are made once, by the first file in each */
+		rc = sink_bytes(b, path.ptr, data, n, h, 0, b->fresh ?
+		    SINK_CREATE | SINK_DIR_THERE : 0, &changed);
 		if (rc == 0) {
-			manifest_add(b->manifest, path.ptr, h, 0);
 			/* (the pages are rendered on other threads
 			 * meanwhile) */
 			__atomic_add_fetch(&b->st->outputs, 1,
@@ -673,10 +667,8 @@ build_search_script(struct build *b)
 		diag_error(b->d, path, 0, "cannot read the search script");
 		b->failed = 1;
 		free(path);
-	} else if (output_write(b->out_dir, "search/search.js", js->ptr,
-	    js->len, &changed, b->d) == 0) {
-		build_siblings(b, "search/search.js", js->ptr, js->len, changed);
-		manifest_add(b->manifest, "search/search.js", 0, 0);
+	} else if (sink_bytes(b, "search/search.js", js->ptr, js->len, 0, 0,
+	    0, &changed) == 0) {
 		b->st->outputs++;
 		b->st->written += changed;
 	} else

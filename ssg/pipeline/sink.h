@@ -1,0 +1,34 @@
+#ifndef SSG_SINK_H
+#define SSG_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct build;
+
+/*
+ * The writer of the output folder: what a producer of the build (a page,
+ * the stylesheet, a file of the search index, a file of static/) hands
+ * it goes in only when its bytes differ from what is there, its .gz and
+ * .br siblings are kept in step (precompress_assets), and it is listed in
+ * this build's list of outputs with its fingerprint fp and base, so that
+ * the next build skips it while it stands and removes it once nothing
+ * produces it (manifest.h). Safe to call from the render threads.
+ */
+enum sink_flags {
+	SINK_CREATE	= 1,	/* the folder was made by this build: created,
+				 * not compared */
+	SINK_DIR_THERE	= 2	/* (with SINK_CREATE) its folder is likely
+				 * there already */
+};
+
+/* rel's bytes (data, n). *changed (may be NULL) tells whether they were
+ * written. 0, or -1 with the problem said in the build's diag. */
+int	sink_bytes(struct build *b, const char *rel, const void *data,
+	    size_t n, uint64_t fp, uint64_t base, int flags, int *changed);
+
+/* The same for the file at src, copied (its time kept). */
+int	sink_file(struct build *b, const char *src, const char *rel,
+	    int *changed);
+
+#endif
