@@ -15,6 +15,7 @@
 #   - a push put back, then `rollback` without an id: every host goes
 #     back to what it served before the last good push, never to a
 #     release that did not serve;
+#   - a canary whose check fails (nginx): only it switched, and back;
 #   - two pushes at once (nginx): the second waits for the first.
 # Everything it makes is removed on exit, also after a failure.
 #
@@ -220,6 +221,22 @@ scenario() {	# scenario KIND
 		ok "$k: a push failing its check on h3: every host back on $r2"
 	else
 		bad "$k: put back (rc $rc)"; cat push.out
+	fi
+	if [ "$k" = nginx ]; then
+		# --canary: that host alone first; when its check fails, no
+		# other host switches and the canary is put back
+		sleep 1
+		echo "<h1>canary $k</h1>" > src/index.html
+		h_down 2
+		D push -c "$F" --canary h2 blog > push.out 2>&1; rc=$?
+		h_up 2
+		if [ $rc -eq 1 ] && grep -q "^host h2: canary failed: back to $r2" push.out &&
+		    [ "$(grep -c "^host h[13]: canary failed: not switched, still on $r2" push.out)" -eq 2 ] &&
+		    all_serve "$k" "$r2"; then
+			ok "$k: --canary h2 failing its check: h2 put back, h1 and h3 never switched"
+		else
+			bad "$k: failed canary (rc $rc)"; cat push.out
+		fi
 	fi
 	D rollback -c "$F" blog > rb.out 2>&1; rc=$?
 	if [ $rc -eq 0 ] && all_serve "$k" "$r1"; then
