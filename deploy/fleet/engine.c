@@ -210,6 +210,7 @@ static int
 step_back(struct fleet *f, struct fleet_member *m)
 {
 	struct buf said = m->out;
+	struct diag *d;
 	int rc;
 
 	if (!m->switched || m->t == NULL)
@@ -221,9 +222,17 @@ step_back(struct fleet *f, struct fleet_member *m)
 	snprintf(m->now, sizeof(m->now), "%s", m->prev);
 	if (m->prev[0] == '\0')
 		return 0;
-	/* it serves the old release again (its lines are not news) */
+	/* it serves the old release again (its lines are not news, nor
+	 * are the reasons of a host that failed: said once, above) */
 	buf_init(&m->out);
+	d = m->d;
+	m->d = diag_new();
 	rc = host_check(f, m, m->prev, JOB(f)->o->cacert, 1, 0);
+	diag_free(m->d);
+	m->d = d;
+	if (rc == -1 && !m->failed)
+		diag_error(m->d, NULL, 0, "back on %s, which does not pass "
+		    "its check either", m->prev);
 	buf_release(&m->out);
 	m->out = said;
 	return rc;
