@@ -71,7 +71,7 @@ show_progress(const char *stage, size_t done, size_t total, void *arg)
 
 enum {
 	OPT_DRAFTS = 256, OPT_FUTURE, OPT_FORCE, OPT_STRICT, OPT_HOST,
-	OPT_NO_BUILD, OPT_EXPLAIN, OPT_FORCE_IMAGES
+	OPT_NO_BUILD, OPT_EXPLAIN, OPT_FORCE_IMAGES, OPT_BUILD_MODE
 };
 
 static const struct option build_options[] = {
@@ -93,6 +93,7 @@ static const struct option build_options[] = {
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "port", required_argument, NULL, 'p' },
 	{ "no-build", no_argument, NULL, OPT_NO_BUILD },
+	{ "build-mode", required_argument, NULL, OPT_BUILD_MODE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -158,6 +159,18 @@ cmd_parse_build_args(struct cli *cli, int argc, char **argv, struct build_args *
 			if (!serve)
 				return cmd_bad_usage(usage_text);
 			a->no_build = 1;
+			break;
+		case OPT_BUILD_MODE:
+			/* BSSG 0.41's choice between building in memory and
+			 * on disk; ssg has one mode (incremental, on disk),
+			 * so a BSSG user's command line still works */
+			if (!serve)
+				return cmd_bad_usage(usage_text);
+			if (strcmp(optarg, "ram") != 0 &&
+			    strcmp(optarg, "normal") != 0)
+				return cmd_bad_usage("ssg: --build-mode takes "
+				    "ram or normal (BSSG's; ssg has one build "
+				    "mode)\n");
 			break;
 		default:
 			return cmd_bad_usage(usage_text);

@@ -36,6 +36,9 @@ static const char serve_usage[] =
     "  -p, --port PORT      port (default 8000)\n"
     "      --drafts         include drafts\n"
     "      --no-build       serve the output folder as it is (no watching)\n"
+    "      --build-mode ram|normal\n"
+    "                       accepted as BSSG takes it; ssg has one build\n"
+    "                       mode (incremental, on disk)\n"
     "  -h, --help           this help\n"
     "\n"
     "SSG_WATCH=poll checks for changes by polling instead of inotify.\n";

@@ -158,6 +158,15 @@ check "stopped" sh -c "! kill -0 $PID"
 
 "$SSG" serve --help >"$T/h" 2>&1
 check "serve --help" grep -q 'usage: ssg serve' "$T/h"
+# BSSG 0.41's --build-mode: accepted (read before --help), ssg has one
+"$SSG" serve --build-mode ram --help >"$T/h" 2>&1
+check "serve --build-mode ram is accepted" test $? -eq 0
+"$SSG" serve --build-mode normal --help >"$T/h" 2>&1
+check "serve --build-mode normal is accepted" test $? -eq 0
+check "serve --help tells of --build-mode" grep -q 'build-mode ram|normal' "$T/h"
+"$SSG" serve --build-mode fast >/dev/null 2>"$T/h"
+check "serve --build-mode fast exits 2" test $? -eq 2
+check "... saying what it takes" grep -q 'build-mode takes ram or normal' "$T/h"
 "$SSG" serve --bogus >/dev/null 2>"$T/h"
 check "serve --bogus exits 2" test $? -eq 2
 check "serve --bogus prints usage" grep -q 'usage: ssg serve' "$T/h"
