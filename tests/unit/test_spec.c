@@ -81,7 +81,9 @@ good(void)
 	}
 	CHECK(s->nhosts == 1 && s->hosts[0] == s &&
 	    strcmp(s->label, "local") == 0, "good.yaml: a fleet of one");
-	CHECK(strcmp(s->name, "t1") == 0, "name %s", s->name);
+	CHECK(strcmp(s->name, "t1") == 0 && strcmp(s->prefix, "t1") == 0,
+	    "name %s, prefix %s (a fleet of one keeps the name)", s->name,
+	    s->prefix);
 	CHECK(s->host == HOST_LOCAL, "host");
 	CHECK(s->platform == PLATFORM_LINUX_NETNS, "platform");
 	CHECK(strcmp(s->net.bridge, "t1br0") == 0, "bridge");
@@ -264,6 +266,58 @@ fleet(void)
 	    strcmp(spec_site(lab, "blog")->addr_str, "10.232.0.10") == 0 &&
 	    strcmp(spec_site(eu, "blog")->addr_str, "10.231.0.10") == 0,
 	    "fleet: site addresses from each host's own subnet");
+	CHECK(strcmp(eu->prefix, "t1-eu") == 0 &&
+	    strcmp(us->prefix, "t1-us") == 0 &&
+	    strcmp(lab->prefix, "t1-lab") == 0,
+	    "fleet: what apply makes carries each host's name (%s %s %s)",
+	    eu->prefix, us->prefix, lab->prefix);
+	spec_free(s);
+	diag_free(d);
+}
+
+/* host: with an IPv6 address; the prefix of a host whose label is an ssh
+ * URL; a fleet of one keeps the deployment's name. */
+static void
+hosts_v6(void)
+{
+	static const char text[] =
+	    "name: v6\nplatform: linux-netns\n"
+	    "network: {bridge: v6br0, subnet: 10.231.0.0/24, proxy: 10.231.0.2}\n"
+	    "proxy: {kind: caddy, tls: internal}\n"
+	    "releases: {root: /srv/www}\n"
+	    "hosts:\n"
+	    "  - {name: a, host: \"ssh://d@[2001:db8::1]:2200\"}\n"
+	    "  - {host: \"ssh://d@[2001:db8::2]\"}\n"
+	    "sites: [{name: a, domains: a.test, source: /}]\n";
+	static const char bad[] =
+	    "name: v6\nplatform: linux-netns\nhost: \"ssh://d@[2001:db8::1\"\n"
+	    "network: {bridge: v6br0, subnet: 10.231.0.0/24, proxy: 10.231.0.2}\n"
+	    "proxy: {kind: caddy, tls: internal}\n"
+	    "releases: {root: /srv/www}\n"
+	    "sites: [{name: a, domains: a.test, source: /}]\n";
+	struct diag *d = diag_new();
+	struct spec *s = spec_parse("deploy.yaml", text, sizeof(text) - 1, d);
+	const struct spec *b;
+
+	CHECK(s != NULL, "IPv6 hosts refused");
+	if (s == NULL) {
+		diag_print(d, 0, stderr, 0);
+		diag_free(d);
+		return;
+	}
+	b = s->hosts[1];
+	CHECK(strcmp(s->ssh_host, "2001:db8::1") == 0 && s->ssh_port == 2200,
+	    "an IPv6 host and its port: %s %d", s->ssh_host, s->ssh_port);
+	CHECK(strcmp(b->ssh_host, "2001:db8::2") == 0 && b->ssh_port == 22,
+	    "an IPv6 host, port 22: %s %d", b->ssh_host, b->ssh_port);
+	CHECK(strcmp(s->prefix, "v6-a") == 0, "prefix %s", s->prefix);
+	CHECK(strncmp(b->prefix, "v6-h", 4) == 0 && strlen(b->prefix) == 12 &&
+	    strspn(b->prefix + 4, "0123456789abcdef") == 8,
+	    "a host named by its URL: a hash of it (%s)", b->prefix);
+	spec_free(s);
+	s = spec_parse("deploy.yaml", bad, sizeof(bad) - 1, d);
+	CHECK(s == NULL && strstr(diag_message(d, diag_total(d) - 1),
+	    "bad IPv6 address") != NULL, "a missing ] is an error");
 	spec_free(s);
 	diag_free(d);
 }
@@ -296,6 +350,7 @@ main(int argc, char **argv)
 	CHECK(n >= 7, "only %d fixtures", n);
 	good();
 	fleet();
+	hosts_v6();
 	overlap();
 	gemini();
 	empty();
