@@ -20,8 +20,9 @@
 # Everything it makes is removed on exit, also after a failure.
 #
 # usage: tests/deploy/fleet_ssh.sh [path/to/deploy]
-# TEST_PARTS="nginx caddy shared" picks the proxy kinds, and the two
-# hosts sharing one machine (all by default).
+# TEST_PARTS="nginx caddy single shared" picks the proxy kinds, one
+# remote host without a hosts: list, and two hosts sharing one machine
+# (all by default).
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -288,6 +289,44 @@ if part caddy; then
 	scenario caddy
 	D destroy -f -c fleet-caddy.yaml > de.out 2>&1 || { bad "destroy (caddy)"; cat de.out; }
 fi
+# --- one remote host, as deploy.yaml(5) shows it: no hosts: list, ports
+# left to their default, no --cacert ---------------------------------------
+if part single; then
+	cat > single.yaml <<CONF
+name: si$id
+host: ssh://root@$(hostip 1)
+agent: $DEPLOY
+platform: linux-netns
+state: $work/h1/state-single
+network:
+  bridge: sib0
+  subnet: 10.235.$oct.0/24
+  proxy: 10.235.$oct.2
+proxy:
+  kind: nginx
+  certificate: $work/cert.pem
+  key: $work/key.pem
+  ca: $work/cert.pem
+releases:
+  root: $work/h1/www-single
+sites:
+  - name: blog
+    domains: [blog.test]
+    source: $work/src
+CONF
+	sleep 1
+	echo "<h1>single</h1>" > src/index.html
+	D apply -c single.yaml > sa.out 2>&1 && D push -c single.yaml blog > sp.out 2>&1; rc=$?
+	rs=$(sed -n 's/^release //p' sp.out)
+	if [ $rc -eq 0 ] && grep -q "^ok   https://blog.test/ 200 release $rs" sp.out &&
+	    [ "$(serving nginx 1)" = "$rs" ]; then
+		ok "one remote host: push checked at its own address, it serves $rs"
+	else
+		bad "one remote host (rc $rc)"; cat sa.out sp.out
+	fi
+	D destroy -f -c single.yaml > sd.out 2>&1 || { bad "destroy of one remote host"; cat sd.out; }
+fi
+
 # --- two hosts of a fleet on one machine -----------------------------------
 # Both are this machine (host: local), each with its own network, ports,
 # state and releases: what apply makes is named after the host too. An
