@@ -50,7 +50,7 @@ LIBSSG_OBJS = \
 	ssg/source/markdown.o ssg/source/related.o ssg/source/siteindex.o \
 	ssg/render/bssg_frame.o ssg/render/capsule.o ssg/render/feed.o \
 	ssg/render/gemtext.o ssg/render/render.o ssg/render/render_bssg.o \
-	ssg/render/render_fp.o ssg/render/render_list.o ssg/render/template.o \
+	ssg/render/render_fp.o ssg/render/page_kind.o ssg/render/render_list.o ssg/render/template.o \
 	ssg/render/template_compile.o ssg/render/theme.o \
 	ssg/render/search_index.o \
 	ssg/pipeline/build.o ssg/pipeline/build_memo.o ssg/pipeline/build_sources.o \

@@ -333,10 +333,7 @@ pictures(struct build *b, const struct page_job *j, struct buf *page)
 		return 0;
 	memset(&r, 0, sizeof(r));
 	r.b = b;
-	if (j->kind == PAGE_POST)
-		r.p = b->ix.posts[j->arg];
-	else if (j->kind == PAGE_PAGE && j->arg != (size_t)-1)
-		r.p = b->ix.pages[j->arg];
+	r.p = render_subject(b->render, j);
 	memset(&c, 0, sizeof(c));
 	c.m = b->media;
 	c.site_url = b->c.site_url;
@@ -415,7 +412,7 @@ render_one(size_t i, void *arg)
 	     * page has (but 1 in 2^64) */
 	    bad ? 1 : b->fps[b->dirty[i].job], render_base(b->render),
 	    /* a Markdown source goes into the folder its page made */
-	    b->fresh ? SINK_CREATE | (j->kind == PAGE_SOURCE ?
+	    b->fresh ? SINK_CREATE | (render_order(j->kind) == ORDER_AFTER ?
 	    SINK_DIR_THERE : 0) : 0, &changed) == -1)
 		b->failed = 1;
 	else if (changed)
@@ -472,14 +469,17 @@ big_first(struct build *b)
 	single = xcalloc(b->ndirty + 1, sizeof(*single));
 	md = xcalloc(b->ndirty + 1, sizeof(*md));
 	for (i = 0; i < b->ndirty; i++) {
-		enum page_kind k = b->jobs[b->dirty[i].job].kind;
-
-		if (k == PAGE_POST || k == PAGE_PAGE)
+		switch (render_order(b->jobs[b->dirty[i].job].kind)) {
+		case ORDER_SINGLE:
 			single[ns++] = b->dirty[i];
-		else if (k == PAGE_SOURCE)
+			break;
+		case ORDER_AFTER:
 			md[nm++] = b->dirty[i];
-		else
+			break;
+		case ORDER_LIST:
 			v[n++] = b->dirty[i];
+			break;
+		}
 	}
 	half = (ns + 1) / 2;
 	for (i = 0; i < half; i++) {
@@ -529,54 +529,12 @@ plan_dirty(struct build *b, size_t threads)
 
 /* Posts whose body a page about to be rendered shows. */
 static void
-need_posts(struct post *const *posts, size_t n, size_t limit)
+mark_needed(struct build *b)
 {
 	size_t i;
 
-	for (i = 0; i < n && i < limit; i++)
-		posts[i]->need_html = 1;
-}
-
-static void
-mark_needed(struct build *b)
-{
-	const struct site_index *ix = &b->ix;
-	size_t i, per = (size_t)b->c.posts_per_page, feed =
-	    b->c.rss_include_full_content ? (size_t)b->c.rss_item_limit : 0;
-
-	for (i = 0; i < b->ndirty; i++) {
-		const struct page_job *j = &b->jobs[b->dirty[i].job];
-
-		switch (j->kind) {
-		case PAGE_POST:
-			ix->posts[j->arg]->need_html = 1;
-			break;
-		case PAGE_PAGE:
-			(j->arg == (size_t)-1 ? ix->home :
-			    ix->pages[j->arg])->need_html = 1;
-			break;
-		case PAGE_HOME:
-			if (b->c.index_show_full_content &&
-			    (j->arg - 1) * per < ix->nposts)
-				need_posts(ix->posts + (j->arg - 1) * per,
-				    ix->nposts - (j->arg - 1) * per, per);
-			break;
-		case PAGE_RSS:
-		case PAGE_ATOM:
-			need_posts(ix->posts, ix->nposts, feed);
-			break;
-		case PAGE_TAG_RSS:
-			need_posts(ix->tags[j->arg].posts,
-			    ix->tags[j->arg].nposts, feed);
-			break;
-		case PAGE_AUTHOR_RSS:
-			need_posts(ix->authors[j->arg].posts,
-			    ix->authors[j->arg].nposts, feed);
-			break;
-		default:
-			break;
-		}
-	}
+	for (i = 0; i < b->ndirty; i++)
+		render_mark_needed(b->render, &b->jobs[b->dirty[i].job]);
 }
 
 static void

@@ -17,6 +17,7 @@
 #include "locale.h"
 #include "markdown.h"
 #include "mem.h"
+#include "page_kind.h"
 #include "render_int.h"
 #include "siteindex.h"
 #include "template.h"
@@ -532,8 +533,8 @@ related_summary(struct val *m, const char *desc)
 	}
 }
 
-static int
-do_post(const struct render *r, const struct page_job *j, struct buf *out,
+int
+render_post(const struct render *r, const struct page_job *j, struct buf *out,
     struct buf *err)
 {
 	const struct post *p = r->ix->posts[j->arg];
@@ -564,8 +565,8 @@ do_post(const struct render *r, const struct page_job *j, struct buf *out,
 	return render_tmpl(r, "post", top, out, err);
 }
 
-static int
-do_page(const struct render *r, const struct page_job *j, struct buf *out,
+int
+render_one_page(const struct render *r, const struct page_job *j, struct buf *out,
     struct buf *err)
 {
 	int home = j->arg == (size_t)-1;
@@ -639,8 +640,8 @@ set_pagination(const struct render *r, struct val *top, size_t page,
 	buf_release(&b);
 }
 
-static int
-do_home(const struct render *r, const struct page_job *j, struct buf *out,
+int
+render_home(const struct render *r, const struct page_job *j, struct buf *out,
     struct buf *err)
 {
 	size_t per = (size_t)r->c->posts_per_page, first, n, page = j->arg;
@@ -663,8 +664,8 @@ do_home(const struct render *r, const struct page_job *j, struct buf *out,
 	return render_tmpl(r, "index", top, out, err);
 }
 
-static int
-do_404(const struct render *r, const struct page_job *j, struct buf *out,
+int
+render_404(const struct render *r, const struct page_job *j, struct buf *out,
     struct buf *err)
 {
 	(void)j;
@@ -674,8 +675,8 @@ do_404(const struct render *r, const struct page_job *j, struct buf *out,
 
 /* The search page: a form that works as /search/?q=words, filled in by
  * search.js; without it, links to the lists that find posts. */
-static int
-do_search(const struct render *r, const struct page_job *j, struct buf *out,
+int
+render_search(const struct render *r, const struct page_job *j, struct buf *out,
     struct buf *err)
 {
 	static const char *const msgs[] = { "search_empty", "search_none",
@@ -708,37 +709,12 @@ render_source_post(const struct render *r, const struct page_job *j)
 	    r->ix->pages[j->arg - r->ix->nposts];
 }
 
-static int
-do_source(const struct render *r, const struct page_job *j, struct buf *out,
+int
+render_source(const struct render *r, const struct page_job *j, struct buf *out,
     struct buf *err)
 {
 	return content_source_text(render_source_post(r, j), out, err);
 }
-
-/* One renderer per page kind. */
-static int (*const renderers[PAGE_KIND_COUNT])(const struct render *,
-    const struct page_job *, struct buf *, struct buf *) = {
-	[PAGE_POST] = do_post,
-	[PAGE_PAGE] = do_page,
-	[PAGE_HOME] = do_home,
-	[PAGE_TAGS] = render_tags,
-	[PAGE_TAG] = render_tag,
-	[PAGE_TAG_RSS] = render_feed,
-	[PAGE_ARCHIVES] = render_archives,
-	[PAGE_ARCHIVE_YEAR] = render_archive_year,
-	[PAGE_ARCHIVE_MONTH] = render_archive_month,
-	[PAGE_AUTHORS] = render_authors,
-	[PAGE_AUTHOR] = render_author,
-	[PAGE_AUTHOR_RSS] = render_feed,
-	[PAGE_PAGES] = render_pages,
-	[PAGE_404] = do_404,
-	[PAGE_SEARCH] = do_search,
-	[PAGE_RSS] = render_feed,
-	[PAGE_ATOM] = render_feed,
-	[PAGE_SITEMAP] = render_sitemap,
-	[PAGE_ROBOTS] = render_robots,
-	[PAGE_SOURCE] = do_source,
-};
 
 int
 render_page(const struct render *r, const struct page_job *j,
@@ -746,10 +722,11 @@ render_page(const struct render *r, const struct page_job *j,
 {
 	int rc;
 
-	if (r->frame == NULL || !render_framed(j->kind))
-		return renderers[j->kind](r, j, out, err);
+	/* a BSSG site's header and footer frame every HTML page */
+	if (r->frame == NULL || page_kinds[j->kind].head == NULL)
+		return page_kinds[j->kind].render(r, j, out, err);
 	render_frame_header(r, j, out);
-	rc = renderers[j->kind](r, j, out, err);
+	rc = page_kinds[j->kind].render(r, j, out, err);
 	render_frame_footer(r, j, out);
 	return rc;
 }

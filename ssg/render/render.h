@@ -54,6 +54,14 @@ struct page_job {
 	char		*url;		/* from the root; "" for non-pages */
 };
 
+/* When a kind is rendered among a build's dirty pages (render_order). */
+enum page_order {
+	ORDER_LIST,	/* first: one list can hold thousands of posts */
+	ORDER_SINGLE,	/* a post or a page */
+	ORDER_AFTER	/* into the folder a single page made */
+};
+
+struct post;
 struct render;
 
 /* Builds the shared, read-only part of every page context. The arguments
@@ -100,5 +108,13 @@ uint64_t	 render_base(const struct render *r);
 uint64_t	 render_val_hash(const struct val *v);
 uint64_t	 render_fingerprint(const struct render *r,
 		    const struct page_job *j);
+/* Marks the posts whose body job j shows (post->need_html), so that a
+ * build reads again the bodies its cache carried over. */
+void		 render_mark_needed(const struct render *r,
+		    const struct page_job *j);
+/* The post or page whose images job j's page reports, or NULL. */
+const struct post *render_subject(const struct render *r,
+		    const struct page_job *j);
+enum page_order	 render_order(enum page_kind kind);
 
 #endif

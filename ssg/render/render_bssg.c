@@ -13,6 +13,7 @@
 #include "escape.h"
 #include "locale.h"
 #include "mem.h"
+#include "page_kind.h"
 #include "render_int.h"
 #include "siteindex.h"
 #include "value.h"
@@ -125,19 +126,6 @@ render_set_frame(struct render *r, struct bssg_frame *f, struct diag *d)
 	buf_release(&css);
 }
 
-int
-render_framed(enum page_kind kind)
-{
-	switch (kind) {
-	case PAGE_TAG_RSS: case PAGE_AUTHOR_RSS: case PAGE_RSS:
-	case PAGE_ATOM: case PAGE_SITEMAP: case PAGE_ROBOTS:
-	case PAGE_SOURCE:
-		return 0;
-	default:
-		return 1;
-	}
-}
-
 static void
 json_pair(struct buf *b, const char *key, const char *value)
 {
@@ -219,20 +207,209 @@ schema_post(struct buf *b, const struct render *r, const struct post *p,
 	buf_release(&t);
 }
 
-/* Scratch space of one page's values. */
-struct frame_bufs {
-	struct buf	title, url, desc, image, schema, rss;
-};
+/*
+ * The values of a page's placeholders, as BSSG gives them: one function
+ * per page kind (named in page_kind.c's table), each filling pg and, for
+ * the JSON-LD of a list page, fb's type and short description.
+ */
+void
+head_post(const struct render *r, const struct page_job *j,
+    struct bssg_page *pg, struct frame_bufs *fb)
+{
+	const struct post *p = r->ix->posts[j->arg];
 
-/* The values of job j's placeholders, as BSSG gives them. */
+	pg->title = p->title;
+	pg->url = p->url;
+	pg->og_type = "article";
+	pg->is_post = 1;
+	pg->author_name = siteindex_author(r->ix, p);
+	/* the front matter's description, else the site's */
+	if (p->description != NULL && p->description != p->excerpt) {
+		buf_adds(&fb->desc, p->description);
+		pg->description = fb->desc.ptr;
+	}
+	if (p->image != NULL) {
+		render_abs_image(r, &fb->image, p->image, p->url,
+		    &pg->image_w, &pg->image_h);
+		pg->image = fb->image.ptr;
+	}
+	pg->fediverse_creator = render_fediverse_creator(r,
+	    p->fediverse_creator, pg->author_name);
+	schema_post(&fb->schema, r, p, pg->author_name, pg->description,
+	    pg->image);
+	pg->schema = fb->schema.ptr;
+}
+
+void
+head_page(const struct render *r, const struct page_job *j,
+    struct bssg_page *pg, struct frame_bufs *fb)
+{
+	const struct post *p = j->arg == (size_t)-1 ? r->ix->home :
+	    r->ix->pages[j->arg];
+
+	pg->title = p->title;
+	pg->url = j->arg == (size_t)-1 ? "/" : p->url;
+	fb->type = "WebPage";
+}
+
+void
+head_home(const struct render *r, const struct page_job *j,
+    struct bssg_page *pg, struct frame_bufs *fb)
+{
+	if (j->arg == 1) {
+		pg->title = msg(r, "home");
+		fb->type = "WebSite";
+	} else {
+		/* MSG_PAGINATION_TITLE, which no BSSG locale sets: English
+		 * in every language */
+		buf_printf(&fb->title, "%s - Page %zu", r->c->site_title,
+		    j->arg);
+		pg->title = fb->title.ptr;
+	}
+	pg->url = j->url;
+}
+
+void
+head_tags(const struct render *r, const struct page_job *j,
+    struct bssg_page *pg, struct frame_bufs *fb)
+{
+	(void)j;
+	(void)fb;
+	pg->title = msg(r, "all_tags");
+	pg->url = "/tags/";
+	pg->mark = 1;
+}
+
+void
+head_tag(const struct render *r, const struct page_job *j,
+    struct bssg_page *pg, struct frame_bufs *fb)
+{
+	const struct site_config *c = r->c;
+	const struct tag_info *t = &r->ix->tags[j->arg];
+
+	buf_printf(&fb->title, "%s: %s", msg(r, "tag_page_title"), t->name);
+	pg->title = fb->title.ptr;
+	pg->url = j->url;
+	pg->mark = 1;
+	buf_printf(&fb->desc, "Posts with tag: %s", t->name);
+	fb->sdesc = fb->desc.ptr;
+	if (c->enable_tag_rss) {
+		buf_adds(&fb->rss, "<link rel=\"alternate\" type=\""
+		    "application/rss+xml\" title=\"");
+		buf_printf(&fb->url, "%s - %s %s", c->site_title,
+		    msg(r, "tag_page_title"), t->name);
+		esc_html(&fb->rss, fb->url.ptr, fb->url.len);
+		buf_printf(&fb->rss, "\" href=\"%s%s%s\">", c->site_url,
+		    j->url, c->rss_filename);
+		pg->tag_rss_link = fb->rss.ptr;
+	}
+}
+
+void
+head_archives(const struct render *r, const struct page_job *j,
+    struct bssg_page *pg, struct frame_bufs *fb)
+{
+	(void)j;
+	(void)fb;
+	pg->title = msg(r, "archives");
+	pg->url = "/archives/";
+}
+
+void
+head_year(const struct render *r, const struct page_job *j,
+    struct bssg_page *pg, struct frame_bufs *fb)
+{
+	int year = r->ix->years[j->arg].year;
+
+	buf_printf(&fb->title, "%s %d", msg(r, "archives_for"), year);
+	pg->title = fb->title.ptr;
+	pg->url = j->url;
+	buf_printf(&fb->url, "Archive of posts from %d", year);
+	fb->sdesc = fb->url.ptr;
+}
+
+void
+head_month(const struct render *r, const struct page_job *j,
+    struct bssg_page *pg, struct frame_bufs *fb)
+{
+	const struct archive_month *m = &r->ix->months[j->arg];
+	char name[16];
+
+	snprintf(name, sizeof(name), "month_%02d", m->month);
+	buf_printf(&fb->title, "%s %s %d", msg(r, "archives_for"),
+	    msg(r, name), m->year);
+	pg->title = fb->title.ptr;
+	pg->url = j->url;
+	buf_printf(&fb->url, "Archive of posts from %s %d", msg(r, name),
+	    m->year);
+	fb->sdesc = fb->url.ptr;
+}
+
+void
+head_authors(const struct render *r, const struct page_job *j,
+    struct bssg_page *pg, struct frame_bufs *fb)
+{
+	(void)j;
+	pg->title = msg(r, "all_authors");
+	pg->url = "/authors/";
+	pg->mark = 1;
+	buf_printf(&fb->desc, "%s - %s", pg->title, r->c->site_description);
+	pg->description = fb->desc.ptr;
+}
+
+void
+head_author(const struct render *r, const struct page_job *j,
+    struct bssg_page *pg, struct frame_bufs *fb)
+{
+	const struct author_info *a = &r->ix->authors[j->arg];
+
+	buf_printf(&fb->title, "%s %s", msg(r, "posts_by"), a->name);
+	pg->title = fb->title.ptr;
+	pg->url = j->url;
+	pg->mark = 1;
+	buf_printf(&fb->desc, "%s - %zu %s", pg->title, a->nposts,
+	    msg(r, "posts"));
+	pg->description = fb->desc.ptr;
+}
+
+void
+head_pages(const struct render *r, const struct page_job *j,
+    struct bssg_page *pg, struct frame_bufs *fb)
+{
+	(void)j;
+	(void)fb;
+	pg->title = msg(r, "all_pages");
+	pg->url = "/pages.html";
+}
+
+/* ssg's own page too */
+void
+head_search(const struct render *r, const struct page_job *j,
+    struct bssg_page *pg, struct frame_bufs *fb)
+{
+	(void)j;
+	pg->title = tr(r, "search_title");
+	pg->url = "/search/";
+	fb->type = "WebPage";
+}
+
+/* ssg's own page, BSSG writes none */
+void
+head_404(const struct render *r, const struct page_job *j,
+    struct bssg_page *pg, struct frame_bufs *fb)
+{
+	(void)j;
+	pg->title = tr(r, "not_found_title");
+	pg->url = "/404.html";
+	fb->type = "WebPage";
+}
+
+/* What every page's placeholders share, then its kind's values. */
 static void
 values(const struct render *r, const struct page_job *j,
     struct bssg_page *pg, struct frame_bufs *fb)
 {
-	const struct site_index *ix = r->ix;
 	const struct site_config *c = r->c;
-	const struct post *p = NULL;
-	const char *type = "CollectionPage", *sdesc = NULL;
 
 	memset(pg, 0, sizeof(*pg));
 	pg->site_title = c->site_title;
@@ -244,142 +421,15 @@ values(const struct render *r, const struct page_job *j,
 	pg->year = r->year;
 	pg->fediverse_creator = render_fediverse_creator(r, NULL,
 	    c->author_name);
-	switch (j->kind) {
-	case PAGE_POST:
-		p = ix->posts[j->arg];
-		pg->title = p->title;
-		pg->url = p->url;
-		pg->og_type = "article";
-		pg->is_post = 1;
-		pg->author_name = siteindex_author(ix, p);
-		/* the front matter's description, else the site's */
-		if (p->description != NULL && p->description != p->excerpt) {
-			buf_adds(&fb->desc, p->description);
-			pg->description = fb->desc.ptr;
-		}
-		if (p->image != NULL) {
-			render_abs_image(r, &fb->image, p->image, p->url,
-			    &pg->image_w, &pg->image_h);
-			pg->image = fb->image.ptr;
-		}
-		pg->fediverse_creator = render_fediverse_creator(r,
-		    p->fediverse_creator, pg->author_name);
-		schema_post(&fb->schema, r, p, pg->author_name,
-		    pg->description, pg->image);
-		pg->schema = fb->schema.ptr;
+	fb->type = "CollectionPage";
+	fb->sdesc = NULL;
+	page_kinds[j->kind].head(r, j, pg, fb);
+	if (pg->schema != NULL)		/* a post's Article */
 		return;
-	case PAGE_PAGE:
-		p = j->arg == (size_t)-1 ? ix->home : ix->pages[j->arg];
-		pg->title = p->title;
-		pg->url = j->arg == (size_t)-1 ? "/" : p->url;
-		type = "WebPage";
-		break;
-	case PAGE_HOME:
-		if (j->arg == 1) {
-			pg->title = msg(r, "home");
-			type = "WebSite";
-		} else {
-			/* MSG_PAGINATION_TITLE, which no BSSG locale
-			 * sets: English in every language */
-			buf_printf(&fb->title, "%s - Page %zu", c->site_title,
-			    j->arg);
-			pg->title = fb->title.ptr;
-		}
-		pg->url = j->url;
-		break;
-	case PAGE_TAGS:
-		pg->title = msg(r, "all_tags");
-		pg->url = "/tags/";
-		pg->mark = 1;
-		break;
-	case PAGE_TAG: {
-		const struct tag_info *t = &ix->tags[j->arg];
-
-		buf_printf(&fb->title, "%s: %s", msg(r, "tag_page_title"),
-		    t->name);
-		pg->title = fb->title.ptr;
-		pg->url = j->url;
-		pg->mark = 1;
-		buf_printf(&fb->desc, "Posts with tag: %s", t->name);
-		sdesc = fb->desc.ptr;
-		if (c->enable_tag_rss) {
-			buf_adds(&fb->rss, "<link rel=\"alternate\" type=\""
-			    "application/rss+xml\" title=\"");
-			buf_printf(&fb->url, "%s - %s %s", c->site_title,
-			    msg(r, "tag_page_title"), t->name);
-			esc_html(&fb->rss, fb->url.ptr, fb->url.len);
-			buf_printf(&fb->rss, "\" href=\"%s%s%s\">", c->site_url,
-			    j->url, c->rss_filename);
-			pg->tag_rss_link = fb->rss.ptr;
-		}
-		break;
-	}
-	case PAGE_ARCHIVES:
-		pg->title = msg(r, "archives");
-		pg->url = "/archives/";
-		break;
-	case PAGE_ARCHIVE_YEAR:
-		buf_printf(&fb->title, "%s %d", msg(r, "archives_for"),
-		    ix->years[j->arg].year);
-		pg->title = fb->title.ptr;
-		pg->url = j->url;
-		buf_printf(&fb->url, "Archive of posts from %d",
-		    ix->years[j->arg].year);
-		sdesc = fb->url.ptr;
-		break;
-	case PAGE_ARCHIVE_MONTH: {
-		const struct archive_month *m = &ix->months[j->arg];
-		char name[16];
-
-		snprintf(name, sizeof(name), "month_%02d", m->month);
-		buf_printf(&fb->title, "%s %s %d", msg(r, "archives_for"),
-		    msg(r, name), m->year);
-		pg->title = fb->title.ptr;
-		pg->url = j->url;
-		buf_printf(&fb->url, "Archive of posts from %s %d",
-		    msg(r, name), m->year);
-		sdesc = fb->url.ptr;
-		break;
-	}
-	case PAGE_AUTHORS:
-		pg->title = msg(r, "all_authors");
-		pg->url = "/authors/";
-		pg->mark = 1;
-		buf_printf(&fb->desc, "%s - %s", pg->title,
-		    c->site_description);
-		pg->description = fb->desc.ptr;
-		break;
-	case PAGE_AUTHOR: {
-		const struct author_info *a = &ix->authors[j->arg];
-
-		buf_printf(&fb->title, "%s %s", msg(r, "posts_by"), a->name);
-		pg->title = fb->title.ptr;
-		pg->url = j->url;
-		pg->mark = 1;
-		buf_printf(&fb->desc, "%s - %zu %s", pg->title, a->nposts,
-		    msg(r, "posts"));
-		pg->description = fb->desc.ptr;
-		break;
-	}
-	case PAGE_PAGES:
-		pg->title = msg(r, "all_pages");
-		pg->url = "/pages.html";
-		break;
-	case PAGE_SEARCH:	/* ssg's own page too */
-		pg->title = tr(r, "search_title");
-		pg->url = "/search/";
-		type = "WebPage";
-		break;
-	default:	/* 404: ssg's own page, BSSG writes none */
-		pg->title = tr(r, "not_found_title");
-		pg->url = "/404.html";
-		type = "WebPage";
-		break;
-	}
 	/* the home page's WebSite is named after the site */
-	schema_page(&fb->schema, r, type, strcmp(type, "WebSite") ? pg->title :
-	    c->site_title, strcmp(type, "WebPage") ? sdesc ? sdesc :
-	    pg->description : NULL, pg->url);
+	schema_page(&fb->schema, r, fb->type, strcmp(fb->type, "WebSite") ?
+	    pg->title : c->site_title, strcmp(fb->type, "WebPage") ?
+	    fb->sdesc ? fb->sdesc : pg->description : NULL, pg->url);
 	pg->schema = fb->schema.ptr;
 }
 
@@ -399,7 +449,7 @@ render_frame_header(const struct render *r, const struct page_job *j,
     struct buf *out)
 {
 	struct frame_bufs fb = { BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT,
-	    BUF_INIT, BUF_INIT };
+	    BUF_INIT, BUF_INIT, NULL, NULL };
 	struct bssg_page pg;
 
 	values(r, j, &pg, &fb);

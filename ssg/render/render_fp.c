@@ -8,6 +8,7 @@
 #include "config.h"
 #include "content.h"
 #include "hash.h"
+#include "page_kind.h"
 #include "render_int.h"
 #include "siteindex.h"
 #include "value.h"
@@ -118,148 +119,250 @@ render_base(const struct render *r)
 	return r->fp_base;
 }
 
+/*
+ * What each page kind shows, on top of the base (one function per kind,
+ * named in page_kind.c's table). Not j->arg as such: a position in a
+ * list, which moves when a post is added; the URL and path name the page.
+ */
+void
+fp_kind_post(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	const struct site_index *ix = r->ix;
+	const struct post *p = ix->posts[j->arg];
+	size_t i;
+
+	fp_post(b, p, 1);
+	/* its link to its Markdown source (not a draft's) */
+	hash_field_u64(b, content_publishes_source(p, r->c));
+	fp_link(b, j->arg + 1 < ix->nposts ? ix->posts[j->arg + 1] : NULL);
+	fp_link(b, j->arg > 0 ? ix->posts[j->arg - 1] : NULL);
+	hash_field_u64(b, ix->nposts > 1);
+	hash_field_u64(b, p->nrelated ? p->related_hash : 0);
+	/* and what it shows of each (render.c, related_summary) */
+	for (i = 0; i < p->nrelated; i++)
+		hash_field_str(b, p->related[i]->description);
+}
+
+void
+fp_kind_page(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	const struct post *p = j->arg == (size_t)-1 ? r->ix->home :
+	    r->ix->pages[j->arg];
+
+	fp_post(b, p, 1);
+	hash_field_u64(b, content_publishes_source(p, r->c));
+}
+
+void
+fp_kind_home(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	const struct site_index *ix = r->ix;
+	size_t per = (size_t)r->c->posts_per_page, first = (j->arg - 1) * per,
+	    n = first >= ix->nposts ? 0 : ix->nposts - first;
+
+	hash_field_u64(b, r->home_pages);
+	fp_posts(b, ix->posts + first, n < per ? n : per,
+	    r->c->index_show_full_content);
+}
+
+void
+fp_kind_tags(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	const struct site_index *ix = r->ix;
+	size_t i;
+
+	(void)j;
+	for (i = 0; i < ix->ntags; i++) {
+		hash_field_str(b, ix->tags[i].name);
+		hash_field_str(b, ix->tags[i].slug);
+		hash_field_u64(b, ix->tags[i].nposts);
+	}
+}
+
+void
+fp_kind_tag(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	const struct tag_info *t = &r->ix->tags[j->arg];
+
+	hash_field_str(b, t->name);
+	fp_posts(b, t->posts, t->nposts, 0);
+}
+
+void
+fp_kind_tag_feed(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	const struct tag_info *t = &r->ix->tags[j->arg];
+
+	hash_field_str(b, t->name);
+	fp_feed(r, b, t->posts, t->nposts);
+}
+
+void
+fp_kind_archives(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	const struct site_index *ix = r->ix;
+	size_t i;
+
+	(void)j;
+	for (i = 0; i < ix->nmonths; i++) {
+		hash_field_u64(b, (uint64_t)ix->months[i].year << 8 |
+		    (uint64_t)ix->months[i].month);
+		if (r->c->archives_list_all_posts)
+			fp_posts(b, ix->months[i].posts, ix->months[i].nposts,
+			    0);
+		else
+			hash_field_u64(b, ix->months[i].nposts);
+	}
+}
+
+void
+fp_kind_year(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	const struct site_index *ix = r->ix;
+	size_t i, k;
+
+	for (k = 0; k < ix->years[j->arg].nmonths; k++) {
+		i = ix->years[j->arg].first + k;
+		hash_field_u64(b, (uint64_t)ix->months[i].month);
+		fp_posts(b, ix->months[i].posts, ix->months[i].nposts, 0);
+	}
+}
+
+void
+fp_kind_month(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	const struct archive_month *m = &r->ix->months[j->arg];
+
+	fp_posts(b, m->posts, m->nposts, 0);
+}
+
+void
+fp_kind_authors(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	const struct site_index *ix = r->ix;
+	size_t i;
+
+	(void)j;
+	for (i = 0; i < ix->nauthors; i++) {
+		hash_field_str(b, ix->authors[i].name);
+		hash_field_str(b, ix->authors[i].slug);
+		hash_field_u64(b, ix->authors[i].nposts);
+	}
+}
+
+void
+fp_kind_author(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	const struct author_info *a = &r->ix->authors[j->arg];
+
+	hash_field_str(b, a->name);
+	fp_posts(b, a->posts, a->nposts, 0);
+}
+
+void
+fp_kind_author_feed(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	const struct author_info *a = &r->ix->authors[j->arg];
+
+	hash_field_str(b, a->name);
+	fp_feed(r, b, a->posts, a->nposts);
+}
+
+void
+fp_kind_pages(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	const struct site_index *ix = r->ix;
+	size_t i;
+
+	(void)j;
+	for (i = 0; i < ix->nsecondary; i++) {
+		fp_link(b, ix->secondary[i]);
+		hash_field_str(b, ix->secondary[i]->description);
+	}
+}
+
+void
+fp_kind_feed(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	(void)j;
+	fp_feed(r, b, r->ix->posts, r->ix->nposts);
+}
+
+/* every page URL, and the dates it shows */
+void
+fp_kind_sitemap(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	const struct site_index *ix = r->ix;
+	size_t i;
+
+	(void)j;
+	for (i = 0; i < ix->nposts; i++) {
+		hash_field_str(b, ix->posts[i]->url);
+		hash_field_u64(b, (uint64_t)ix->posts[i]->lastmod);
+	}
+	for (i = 0; i < ix->npages; i++) {
+		hash_field_str(b, ix->pages[i]->url);
+		hash_field_u64(b, (uint64_t)ix->pages[i]->lastmod);
+	}
+	hash_field_u64(b, ix->home != NULL);
+	for (i = 0; i < ix->ntags; i++)
+		hash_field_str(b, ix->tags[i].slug);
+	for (i = 0; i < ix->nmonths; i++)
+		hash_field_u64(b, (uint64_t)ix->months[i].year << 8 |
+		    (uint64_t)ix->months[i].month);
+	for (i = 0; i < ix->nauthors; i++)
+		hash_field_str(b, ix->authors[i].slug);
+	hash_field_u64(b, r->home_pages);
+}
+
+/* its file's text and its title */
+void
+fp_kind_source(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	const struct post *p = render_source_post(r, j);
+
+	hash_field_u64(b, p->text_hash);
+	hash_field_str(b, p->title);
+}
+
+/* it links the archives and the tags when there are some */
+void
+fp_kind_search(const struct render *r, const struct page_job *j,
+    struct buf *b)
+{
+	(void)j;
+	hash_field_u64(b, r->ix->nposts > 0);
+	hash_field_u64(b, r->ix->ntags > 0);
+}
+
 uint64_t
 render_fingerprint(const struct render *r, const struct page_job *j)
 {
-	const struct site_index *ix = r->ix;
-	const struct post *p;
 	struct buf b = BUF_INIT;
-	size_t i, k, per, first, n;
 	uint64_t fp;
 
-	/* Not j->arg: a position in a list, which moves when a post is
-	 * added; the URL and path name the page. */
 	hash_field_u64(&b, r->fp_base);
 	hash_field_u64(&b, (uint64_t)j->kind);
 	hash_field_str(&b, j->url);
 	hash_field_str(&b, j->out_path);
-	switch (j->kind) {
-	case PAGE_POST:
-		p = ix->posts[j->arg];
-		fp_post(&b, p, 1);
-		/* its link to its Markdown source (not a draft's) */
-		hash_field_u64(&b, content_publishes_source(p, r->c));
-		fp_link(&b, j->arg + 1 < ix->nposts ? ix->posts[j->arg + 1] : NULL);
-		fp_link(&b, j->arg > 0 ? ix->posts[j->arg - 1] : NULL);
-		hash_field_u64(&b, ix->nposts > 1);
-		hash_field_u64(&b, p->nrelated ? p->related_hash : 0);
-		/* and what it shows of each (render.c, related_summary) */
-		for (i = 0; i < p->nrelated; i++)
-			hash_field_str(&b, p->related[i]->description);
-		break;
-	case PAGE_PAGE:
-		p = j->arg == (size_t)-1 ? ix->home : ix->pages[j->arg];
-		fp_post(&b, p, 1);
-		hash_field_u64(&b, content_publishes_source(p, r->c));
-		break;
-	case PAGE_HOME:
-		per = (size_t)r->c->posts_per_page;
-		first = (j->arg - 1) * per;
-		n = first >= ix->nposts ? 0 : ix->nposts - first;
-		hash_field_u64(&b, r->home_pages);
-		fp_posts(&b, ix->posts + first, n < per ? n : per,
-		    r->c->index_show_full_content);
-		break;
-	case PAGE_TAGS:
-		for (i = 0; i < ix->ntags; i++) {
-			hash_field_str(&b, ix->tags[i].name);
-			hash_field_str(&b, ix->tags[i].slug);
-			hash_field_u64(&b, ix->tags[i].nposts);
-		}
-		break;
-	case PAGE_TAG:
-		hash_field_str(&b, ix->tags[j->arg].name);
-		fp_posts(&b, ix->tags[j->arg].posts, ix->tags[j->arg].nposts, 0);
-		break;
-	case PAGE_TAG_RSS:
-		hash_field_str(&b, ix->tags[j->arg].name);
-		fp_feed(r, &b, ix->tags[j->arg].posts, ix->tags[j->arg].nposts);
-		break;
-	case PAGE_ARCHIVES:
-		for (i = 0; i < ix->nmonths; i++) {
-			hash_field_u64(&b, (uint64_t)ix->months[i].year << 8 |
-			    (uint64_t)ix->months[i].month);
-			if (r->c->archives_list_all_posts)
-				fp_posts(&b, ix->months[i].posts,
-				    ix->months[i].nposts, 0);
-			else
-				hash_field_u64(&b, ix->months[i].nposts);
-		}
-		break;
-	case PAGE_ARCHIVE_YEAR:
-		for (k = 0; k < ix->years[j->arg].nmonths; k++) {
-			i = ix->years[j->arg].first + k;
-			hash_field_u64(&b, (uint64_t)ix->months[i].month);
-			fp_posts(&b, ix->months[i].posts, ix->months[i].nposts, 0);
-		}
-		break;
-	case PAGE_ARCHIVE_MONTH:
-		fp_posts(&b, ix->months[j->arg].posts, ix->months[j->arg].nposts,
-		    0);
-		break;
-	case PAGE_AUTHORS:
-		for (i = 0; i < ix->nauthors; i++) {
-			hash_field_str(&b, ix->authors[i].name);
-			hash_field_str(&b, ix->authors[i].slug);
-			hash_field_u64(&b, ix->authors[i].nposts);
-		}
-		break;
-	case PAGE_AUTHOR:
-		hash_field_str(&b, ix->authors[j->arg].name);
-		fp_posts(&b, ix->authors[j->arg].posts,
-		    ix->authors[j->arg].nposts, 0);
-		break;
-	case PAGE_AUTHOR_RSS:
-		hash_field_str(&b, ix->authors[j->arg].name);
-		fp_feed(r, &b, ix->authors[j->arg].posts,
-		    ix->authors[j->arg].nposts);
-		break;
-	case PAGE_PAGES:
-		for (i = 0; i < ix->nsecondary; i++) {
-			fp_link(&b, ix->secondary[i]);
-			hash_field_str(&b, ix->secondary[i]->description);
-		}
-		break;
-	case PAGE_RSS:
-	case PAGE_ATOM:
-		fp_feed(r, &b, ix->posts, ix->nposts);
-		break;
-	case PAGE_SITEMAP:
-		/* every page URL, and the dates it shows */
-		for (i = 0; i < ix->nposts; i++) {
-			hash_field_str(&b, ix->posts[i]->url);
-			hash_field_u64(&b, (uint64_t)ix->posts[i]->lastmod);
-		}
-		for (i = 0; i < ix->npages; i++) {
-			hash_field_str(&b, ix->pages[i]->url);
-			hash_field_u64(&b, (uint64_t)ix->pages[i]->lastmod);
-		}
-		hash_field_u64(&b, ix->home != NULL);
-		for (i = 0; i < ix->ntags; i++)
-			hash_field_str(&b, ix->tags[i].slug);
-		for (i = 0; i < ix->nmonths; i++)
-			hash_field_u64(&b, (uint64_t)ix->months[i].year << 8 |
-			    (uint64_t)ix->months[i].month);
-		for (i = 0; i < ix->nauthors; i++)
-			hash_field_str(&b, ix->authors[i].slug);
-		hash_field_u64(&b, r->home_pages);
-		break;
-	case PAGE_SOURCE:
-		/* its file's text and its title */
-		p = render_source_post(r, j);
-		hash_field_u64(&b, p->text_hash);
-		hash_field_str(&b, p->title);
-		break;
-	case PAGE_SEARCH:
-		/* it links the archives and the tags when there are some */
-		hash_field_u64(&b, ix->nposts > 0);
-		hash_field_u64(&b, ix->ntags > 0);
-		break;
-	case PAGE_404:
-	case PAGE_ROBOTS:
-	case PAGE_KIND_COUNT:
-		break;
-	}
+	if (page_kinds[j->kind].fingerprint != NULL)
+		page_kinds[j->kind].fingerprint(r, j, &b);
 	fp = hash64(b.ptr, b.len);
 	buf_release(&b);
 	return fp != 0 ? fp : 1;	/* 0 marks a file copied as it is */

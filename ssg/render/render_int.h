@@ -58,8 +58,6 @@ void	 render_abs_image(const struct render *r, struct buf *out,
  * (NULL: none). */
 const char *render_fediverse_creator(const struct render *r,
 	    const char *own, const char *author);
-/* Whether pages of kind get the BSSG frame (HTML pages do). */
-int	 render_framed(enum page_kind kind);
 /* The filled header.html before job j's page, footer.html after it. */
 void	 render_frame_header(const struct render *r,
 	    const struct page_job *j, struct buf *out);

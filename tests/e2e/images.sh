@@ -179,9 +179,12 @@ Cut: ![cut](/images/cut.jpg)
 
 Cut AVIF: ![cut](/images/cut.avif)
 EOF
+mkdir -p "$S/pages"
+printf -- '---\ntitle: Gallery\n---\nAn intro.\n\n![lost](/images/lost.jpg)\n' >"$S/pages/gallery.md"
 "$SSG" build -C "$S" >"$T/out" 2>"$T/err"
 rc=$?
 check "bad images fail the build" test $rc -eq 1
+check "a missing image on a page is an error at the page's file and line" grep -q 'pages/gallery.md:6: error: image /images/lost.jpg: static/ has no such file' "$T/err"
 check "a missing image is an error at the post's file and line" grep -q 'posts/2025-03-02-bad.md:5: error: image /images/gone.jpg: static/ has no such file' "$T/err"
 check "a truncated JPEG is an error naming it" grep -q 'static/images/cut.jpg: error: cannot be converted' "$T/err"
 check "... and at the post that shows it" grep -q 'posts/2025-03-02-bad.md:7: error: image /images/cut.jpg: cannot be converted' "$T/err"
@@ -204,7 +207,7 @@ rm "$S/posts/2025-03-03-brief.md"
 "$SSG" build -C "$S" -q --set gemini=true >"$T/out" 2>"$T/err"
 check "a deleted post leaves the capsule despite a missing image" test ! -e "$O/../capsule/2025/03/03/brief/index.gmi"
 check "... and the HTML" test ! -e "$O/2025/03/03/brief/index.html"
-rm -f "$S/static/images/cut.jpg" "$S/static/images/cut.avif" "$S/static/images/cut.png" "$S/static/images/text.jpg" "$S/posts/2025-03-02-bad.md"
+rm -f "$S/static/images/cut.jpg" "$S/static/images/cut.avif" "$S/static/images/cut.png" "$S/static/images/text.jpg" "$S/posts/2025-03-02-bad.md" "$S/pages/gallery.md"
 fi
 
 if part limits; then

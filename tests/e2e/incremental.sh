@@ -108,6 +108,18 @@ while [ "$i" -le "$STEPS" ]; do
 	i=$((i + 1))
 done
 
+# The home page shows whole posts: one edit makes it again, and it still
+# shows the bodies of the posts whose cached pages were not made again.
+sed -i '/^index_show_full_content:/d; /^posts_per_page:/d' "$S/site.yaml"
+printf 'index_show_full_content: true\nposts_per_page: 50\n' >>"$S/site.yaml"
+"$SSG" build -C "$S" -q >/dev/null 2>&1
+printf '\nOne more paragraph for the home page.\n' >>"$S/posts/$(pick "$S/posts")"
+"$SSG" build -C "$S" -q >"$T/inc.log" 2>&1
+fresh_copy
+"$SSG" build -C "$T/fresh" --force -q >"$T/full.log" 2>&1
+check "a home page of whole posts, made again after one edit, shows every post's body" \
+    diff "$S/output/index.html" "$T/fresh/output/index.html"
+
 # A build with nothing changed renders and writes nothing.
 "$SSG" build -C "$S" >"$T/out" 2>&1
 check "no-change rebuild renders nothing" grep -q '(0 rendered, 0 changed)' "$T/out"
