@@ -36,13 +36,13 @@ age(char *out, size_t n, time_t t)
 	long s = (long)(time(NULL) - t);
 
 	if (s < 120)
-		snprintf(out, n, "%lds", s);
+		xsnprintf(out, n, "%lds", s);
 	else if (s < 7200)
-		snprintf(out, n, "%ldm", s / 60);
+		xsnprintf(out, n, "%ldm", s / 60);
 	else if (s < 172800)
-		snprintf(out, n, "%ldh", s / 3600);
+		xsnprintf(out, n, "%ldh", s / 3600);
 	else
-		snprintf(out, n, "%ldd", s / 86400);
+		xsnprintf(out, n, "%ldd", s / 86400);
 }
 
 int

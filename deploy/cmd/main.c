@@ -540,7 +540,7 @@ bench_fleet(const struct opts *o, const struct spec *s, struct diag *d)
 	if (o->quick)
 		args[n++] = targs[t++] = "--quick";
 	if (o->seconds) {
-		snprintf(secs, sizeof(secs), "%d", o->seconds);
+		xsnprintf(secs, sizeof(secs), "%d", o->seconds);
 		args[n++] = targs[t++] = "--seconds";
 		args[n++] = targs[t++] = secs;
 	}

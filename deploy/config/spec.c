@@ -30,7 +30,7 @@ struct specx {
 void
 spec_ntoa(uint32_t a, char out[16])
 {
-	snprintf(out, 16, "%u.%u.%u.%u", a >> 24, (a >> 16) & 255,
+	xsnprintf(out, 16, "%u.%u.%u.%u", a >> 24, (a >> 16) & 255,
 	    (a >> 8) & 255, a & 255);
 }
 
@@ -190,7 +190,7 @@ parse_network(struct ctx *c, yaml_node_t *n)
 				char q[16];
 
 				spec_ntoa(a, q);
-				snprintf(s->net.subnet_str,
+				xsnprintf(s->net.subnet_str,
 				    sizeof(s->net.subnet_str), "%s/%d", q,
 				    (int)prefix & 63);
 			}

@@ -18,6 +18,7 @@
 #include "fsutil.h"
 #include "health.h"
 #include "host.h"
+#include "mem.h"
 #include "release.h"
 #include "spec.h"
 #include "transport.h"
@@ -69,7 +70,7 @@ engine_lock(const char *repo, FILE *out, struct diag *d)
 			return -1;
 		}
 	}
-	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	xsnprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
 	if (ftruncate(fd, 0) == 0)
 		(void)!pwrite(fd, pid, strlen(pid), 0);
 	buf_release(&path);
@@ -155,9 +156,9 @@ links_of(struct fleet_member *m)
 		return -1;
 	for (i = 0; i < n; i++) {
 		if (list[i].current)
-			snprintf(m->prev, sizeof(m->prev), "%s", list[i].id);
+			xsnprintf(m->prev, sizeof(m->prev), "%s", list[i].id);
 		if (list[i].previous)
-			snprintf(m->prev_prev, sizeof(m->prev_prev), "%s",
+			xsnprintf(m->prev_prev, sizeof(m->prev_prev), "%s",
 			    list[i].id);
 	}
 	free(list);
@@ -219,7 +220,7 @@ step_back(struct fleet *f, struct fleet_member *m)
 		return -1;
 	m->switched = 0;
 	m->back = 1;
-	snprintf(m->now, sizeof(m->now), "%s", m->prev);
+	xsnprintf(m->now, sizeof(m->now), "%s", m->prev);
 	if (m->prev[0] == '\0')
 		return 0;
 	/* it serves the old release again (its lines are not news, nor
@@ -399,11 +400,11 @@ step_before(struct fleet *f, struct fleet_member *m)
 	for (k = 0; k < i && !list[k].previous; k++)
 		;
 	if (k < i)
-		snprintf(m->prev, sizeof(m->prev), "%s", list[k].id);
+		xsnprintf(m->prev, sizeof(m->prev), "%s", list[k].id);
 	else
 		for (k = 0; k < i && i < n; k++)
 			if (!list[k].failed)
-				snprintf(m->prev, sizeof(m->prev), "%s",
+				xsnprintf(m->prev, sizeof(m->prev), "%s",
 				    list[k].id);
 	free(list);
 	if (m->prev[0] == '\0') {
@@ -483,7 +484,7 @@ step_list(struct fleet *f, struct fleet_member *m)
 		    list[i].previous ? "  previous" : "",
 		    list[i].failed ? "  failed (never served)" : "");
 		if (list[i].current)
-			snprintf(m->now, sizeof(m->now), "%s", list[i].id);
+			xsnprintf(m->now, sizeof(m->now), "%s", list[i].id);
 	}
 	if (n == 0)
 		buf_printf(&m->out, "no releases\n");
@@ -521,7 +522,7 @@ step_current(struct fleet *f, struct fleet_member *m)
 {
 	if (fleet_open_member(f, m) == -1 || links_of(m) == -1)
 		return -1;
-	snprintf(m->now, sizeof(m->now), "%s", m->prev);
+	xsnprintf(m->now, sizeof(m->now), "%s", m->prev);
 	return 0;
 }
 

@@ -448,9 +448,9 @@ acme_schedule_text(const struct spec *s, const char *self, struct buf *out)
 	char file[PATH_MAX];
 	struct buf cmd = BUF_INIT;
 
-	if (realpath(s->file, file) == NULL)
-		snprintf(file, sizeof(file), "%s", s->file);
-	buf_printf(&cmd, "%s renew --due -c %s", self, file);
+	/* (a path realpath cannot resolve is written as given) */
+	buf_printf(&cmd, "%s renew --due -c %s", self,
+	    realpath(s->file, file) != NULL ? file : s->file);
 	acme_cron_text(s, cmd.ptr, out);
 	buf_release(&cmd);
 }

@@ -19,6 +19,7 @@
 
 #include "fsutil.h"
 #include "linux_int.h"
+#include "mem.h"
 
 int
 lx_is_proxy(const char *jail)
@@ -89,7 +90,7 @@ lx_veth_name(struct buf *b, const struct spec *s, uint32_t addr)
 void
 lx_mac_of(char out[18], uint32_t a)
 {
-	snprintf(out, 18, "02:de:%02x:%02x:%02x:%02x", a >> 24,
+	xsnprintf(out, 18, "02:de:%02x:%02x:%02x:%02x", a >> 24,
 	    (a >> 16) & 255, (a >> 8) & 255, a & 255);
 }
 

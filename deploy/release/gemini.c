@@ -20,6 +20,8 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
+#include "mem.h"
+
 #define GEMINI_MAX_BODY	(1024 * 1024)
 #define GEMINI_MAX_URL	1024
 
@@ -49,7 +51,7 @@ dial(const char *addr, int port, long timeout, struct buf *err)
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
-	snprintf(serv, sizeof(serv), "%d", port);
+	xsnprintf(serv, sizeof(serv), "%d", port);
 	if ((e = getaddrinfo(addr, serv, &hints, &res)) != 0) {
 		buf_printf(err, "%s: %s", addr, gai_strerror(e));
 		return -1;
@@ -101,7 +103,7 @@ fingerprint(SSL *ssl, char out[65])
 		return;
 	if (X509_digest(cert, EVP_sha256(), md, &n) == 1 && n == 32)
 		for (i = 0; i < n; i++)
-			snprintf(out + 2 * i, 3, "%02x", md[i]);
+			xsnprintf(out + 2 * i, 3, "%02x", md[i]);
 	X509_free(cert);
 }
 

@@ -240,7 +240,7 @@ release_send(struct transport *t, const char *repo_dir, const char *id,
 		diag_error(d, NULL, 0, "'%s' is not a release id", id);
 		goto out;
 	}
-	snprintf(refname, sizeof(refname), REF_PREFIX "%s", id);
+	xsnprintf(refname, sizeof(refname), REF_PREFIX "%s", id);
 	if (git_repository_open_bare(&repo, repo_dir) != 0) {
 		release_git_error(d, repo_dir, "opening release repository");
 		goto out;
@@ -326,7 +326,7 @@ copy_id(char *out, const char *s, struct diag *d)
 		diag_error(d, NULL, 0, "agent answered a bad release id '%s'", s);
 		return -1;
 	}
-	snprintf(out, RELEASE_ID_MAX, "%s", s);
+	xsnprintf(out, RELEASE_ID_MAX, "%s", s);
 	return 0;
 }
 

@@ -345,7 +345,7 @@ add_release_file(git_repository *repo, const git_oid *content, const char *id,
 	char text[RELEASE_ID_MAX + 1];
 	int rc = -1;
 
-	snprintf(text, sizeof(text), "%s\n", id);
+	xsnprintf(text, sizeof(text), "%s\n", id);
 	if (git_tree_lookup(&tree, repo, content) != 0 ||
 	    git_treebuilder_new(&tb, repo, tree) != 0)
 		goto gitfail;
@@ -516,7 +516,7 @@ release_commit_capsule(const char *repo_dir, const char *tree_dir,
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	git_oid_tostr(hex, sizeof(hex), &content);
-	snprintf(id, sizeof(id), "%s-%.12s", stamp, hex);
+	xsnprintf(id, sizeof(id), "%s-%.12s", stamp, hex);
 	if (add_release_file(repo, &content, id, &root, d) == -1)
 		goto out;
 	if (capsule_dir != NULL) {
@@ -526,7 +526,7 @@ release_commit_capsule(const char *repo_dir, const char *tree_dir,
 		    put_subtree(repo, &root, RELEASE_CAPSULE, &with, d) == -1)
 			goto out;
 	}
-	snprintf(refname, sizeof(refname), REF_PREFIX "%s", id);
+	xsnprintf(refname, sizeof(refname), REF_PREFIX "%s", id);
 
 	/* Same content within the same second: that release already exists. */
 	if (git_reference_name_to_id(&oldoid, repo, refname) == 0 &&

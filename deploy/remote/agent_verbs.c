@@ -127,7 +127,9 @@ lookup_release(struct agent *a, const char *id, git_commit **commit,
 
 	*commit = NULL;
 	*tree = NULL;
-	snprintf(ref, sizeof(ref), REF_PREFIX "%s", id);
+	if (strfit(ref, sizeof(ref), REF_PREFIX "%s", id) == -1)
+		return diag_error(d, NULL, 0, "release id '%.40s...' is too "
+		    "long", id);
 	if (git_reference_name_to_id(&oid, a->repo, ref) != 0) {
 		diag_error(d, NULL, 0, "release %s was never received", id);
 		return -1;
@@ -267,7 +269,7 @@ v_pack(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 		    av[2]);
 		goto out;
 	}
-	snprintf(refname, sizeof(refname), REF_PREFIX "%s", av[1]);
+	xsnprintf(refname, sizeof(refname), REF_PREFIX "%s", av[1]);
 	if (git_reference_create(&ref, a->repo, refname, &oid, 1,
 	    "deploy agent: received") != 0) {
 		release_git_error(d, NULL, refname);
@@ -309,7 +311,7 @@ v_stage(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 		rc = verify_release(a, id, scratch);
 		diag_free(scratch);
 		if (rc == 0) {
-			snprintf(a->staged, sizeof(a->staged), "%s", id);
+			xsnprintf(a->staged, sizeof(a->staged), "%s", id);
 			goto out;
 		}
 		read_link(a, "current", current);
@@ -351,7 +353,7 @@ v_stage(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 		diag_error(d, dst.ptr, 0, "rename: %s", strerror(errno));
 		goto fail;
 	}
-	snprintf(a->staged, sizeof(a->staged), "%s", id);
+	xsnprintf(a->staged, sizeof(a->staged), "%s", id);
 	rc = 0;
 	goto out;
 fail:
@@ -464,7 +466,7 @@ v_rollback(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 			diag_error(d, NULL, 0, "'%s' is not a release id", av[1]);
 			return -1;
 		}
-		snprintf(target, sizeof(target), "%s", av[1]);
+		xsnprintf(target, sizeof(target), "%s", av[1]);
 	} else {
 		if (current[0] == '\0') {
 			diag_error(d, NULL, 0, "no current release to roll back from");
@@ -481,7 +483,7 @@ v_rollback(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 			target[0] = '\0';
 			for (i = 0; i < n && strcmp(ids[i], current) < 0; i++)
 				if (!failed_release(a, ids[i]))
-					snprintf(target, sizeof(target), "%s",
+					xsnprintf(target, sizeof(target), "%s",
 					    ids[i]);
 			free_ids(ids, n);
 		}
@@ -598,7 +600,7 @@ v_prune(struct agent *a, char **av, int ac, struct buf *ok, struct diag *d)
 		xgrow((void **)&a->trash, &a->trashcap, a->ntrash + 1,
 		    sizeof(*a->trash));
 		a->trash[a->ntrash++] = xstrdup(trash.ptr);
-		snprintf(ref, sizeof(ref), REF_PREFIX "%s", ids[i]);
+		xsnprintf(ref, sizeof(ref), REF_PREFIX "%s", ids[i]);
 		if (git_reference_lookup(&r, a->repo, ref) == 0) {
 			git_reference_delete(r);
 			git_reference_free(r);

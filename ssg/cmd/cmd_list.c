@@ -327,7 +327,7 @@ cmd_tags(struct cli *cli, int argc, char **argv)
 		xqsort(tc, ntc, sizeof(*tc), by_count ? tag_by_count :
 		    tag_by_name);
 	for (k = 0; k < ntc; k++) {
-		snprintf(num, sizeof(num), "%zu", tc[k].n);
+		xsnprintf(num, sizeof(num), "%zu", tc[k].n);
 		row[0] = tc[k].name;
 		row[1] = num;
 		table_add(&t, row);

@@ -131,7 +131,10 @@ cmd_serve(struct cli *cli, int argc, char **argv)
 
 	if ((rc = cmd_parse_build_args(cli, argc, argv, &a, serve_usage, 1)) != 0)
 		return rc == 1 ? 0 : rc;
-	snprintf(url, sizeof(url), "http://%s:%d", a.host, a.port);
+	if (strfit(url, sizeof(url), "http://%s:%d", a.host, a.port) == -1) {
+		cli_error(cli, "--host: '%s' is too long", a.host);
+		return 2;
+	}
 	d = diag_new();
 	cfg = path_join(cli->site_dir, "site.yaml");
 	config_init(&c);

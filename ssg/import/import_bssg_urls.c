@@ -84,7 +84,7 @@ keep(struct walk *w, const char *path, const char *rel, const char *title,
 	/* the date as written: BSSG's URL takes its first ten characters */
 	if (date != NULL && strlen(date) >= 10 && date[4] == '-' &&
 	    date[7] == '-')
-		snprintf(s->day, sizeof(s->day), "%.4s/%.2s/%.2s", date,
+		xsnprintf(s->day, sizeof(s->day), "%.4s/%.2s/%.2s", date,
 		    date + 5, date + 8);
 	slug_append(&b, title);
 	s->slug = buf_detach(&b, NULL);

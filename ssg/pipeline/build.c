@@ -233,7 +233,11 @@ pick_theme(struct build *b, char **sheet)
 		    b->c.theme);
 		rc = -1;
 	}
-	snprintf(b->st->theme, sizeof(b->st->theme), "%s", b->c.theme);
+	if (strfit(b->st->theme, sizeof(b->st->theme), "%s", b->c.theme) ==
+	    -1)
+		rc = diag_error(b->d, "site.yaml", 0, "theme: the name '%s' is "
+		    "too long (at most %zu bytes)", b->c.theme,
+		    sizeof(b->st->theme) - 1);
 	free(site_themes);
 	return rc;
 }
@@ -884,11 +888,21 @@ stage_settings(struct run *r)
 		return -1;
 	b->out_dir = build_path(b, b->c.output_dir);
 	fs_bound_init(&b->bound, b->site_dir, b->c.follow_external_symlinks, d);
-	snprintf(st->output, sizeof(st->output), "%s", b->out_dir);
+	if (strfit(st->output, sizeof(st->output), "%s", b->out_dir) == -1)
+		return diag_error(d, "site.yaml", 0, "output_dir: the path %s "
+		    "is too long (at most %zu bytes)", b->out_dir,
+		    sizeof(st->output) - 1);
 	if (b->c.gemini) {
 		char *capsule = build_path(b, b->c.gemini_output_dir);
 
-		snprintf(st->capsule, sizeof(st->capsule), "%s", capsule);
+		if (strfit(st->capsule, sizeof(st->capsule), "%s", capsule) ==
+		    -1) {
+			diag_error(d, "site.yaml", 0, "gemini_output_dir: the "
+			    "path %s is too long (at most %zu bytes)", capsule,
+			    sizeof(st->capsule) - 1);
+			free(capsule);
+			return -1;
+		}
 		free(capsule);
 	}
 	if (b->o->themes_builtin == NULL)

@@ -291,7 +291,7 @@ load_list(struct media *m)
 		    fmt <= MF_NONE || fmt >= MF_NFMT || w <= 0 || h <= 0 ||
 		    strlen(line + n) >= sizeof(rel))
 			continue;
-		snprintf(rel, sizeof(rel), "%s", line + n);
+		xsnprintf(rel, sizeof(rel), "%s", line + n);
 		if ((e = find_entry(m, rel)) == NULL || e->cached ||
 		    e->size != size || e->mtime.tv_sec != sec ||
 		    e->mtime.tv_nsec != nsec)

@@ -93,17 +93,17 @@ save_options(const struct media *m, enum media_fmt f, int w, char *s,
 
 	switch (f) {
 	case MF_JPEG:
-		snprintf(s, n, "[Q=%d,strip,optimize_coding,interlace]", q);
+		xsnprintf(s, n, "[Q=%d,strip,optimize_coding,interlace]", q);
 		break;
 	case MF_WEBP:
-		snprintf(s, n, "[Q=%d,strip]", q);
+		xsnprintf(s, n, "[Q=%d,strip]", q);
 		break;
 	case MF_AVIF:
 		/* effort 2 of 9: most of the size for a fraction of the time */
-		snprintf(s, n, "[Q=%d,strip,effort=2]", q);
+		xsnprintf(s, n, "[Q=%d,strip,effort=2]", q);
 		break;
 	default:
-		snprintf(s, n, "[strip]");
+		xsnprintf(s, n, "[strip]");
 		break;
 	}
 	return s;

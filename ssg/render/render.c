@@ -738,7 +738,7 @@ render_set_stylesheet(struct render *r, uint64_t hash, uint64_t custom,
 	char path[64];
 	struct buf own = BUF_INIT;
 
-	snprintf(path, sizeof(path), "/css/style.css?v=%08x",
+	xsnprintf(path, sizeof(path), "/css/style.css?v=%08x",
 	    (unsigned)(hash >> 32));
 	set_href(r, r->site, "css_url", path);
 	if (custom != 0 && r->c->custom_css[0] == '/' &&
@@ -748,7 +748,7 @@ render_set_stylesheet(struct render *r, uint64_t hash, uint64_t custom,
 		set_href(r, r->site, "custom_css_url", own.ptr);
 	}
 	if (script != 0)
-		snprintf(r->script_url, sizeof(r->script_url),
+		xsnprintf(r->script_url, sizeof(r->script_url),
 		    "/search/search.js?v=%08x", (unsigned)(script >> 32));
 	buf_release(&own);
 }

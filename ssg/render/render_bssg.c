@@ -53,7 +53,7 @@ menus(const struct render *r, struct buf *head, struct buf *foot)
 	const struct site_index *ix = r->ix;
 	struct post **pages = xcalloc(ix->npages + 1, sizeof(*pages));
 	size_t i, n = 0;
-	char rss[512];
+	struct buf rss = BUF_INIT;
 
 	for (i = 0; i < ix->npages; i++)
 		if (!ix->pages[i]->secondary)
@@ -80,13 +80,14 @@ menus(const struct render *r, struct buf *head, struct buf *foot)
 		link(head, r, "/archives/", msg(r, "archives"), "");
 		link(foot, r, "/archives/", msg(r, "archives"), " &middot;");
 	}
-	snprintf(rss, sizeof(rss), "/%s", r->c->rss_filename);
-	link(head, r, rss, msg(r, "rss"), "");
+	buf_printf(&rss, "/%s", r->c->rss_filename);
+	link(head, r, rss.ptr, msg(r, "rss"), "");
 	if (ix->ntags > 0)
 		link(foot, r, "/tags/", msg(r, "tags"), " &middot;");
 	if (r->authors_menu)
 		link(foot, r, "/authors/", msg(r, "authors"), " &middot;");
-	link(foot, r, rss, msg(r, "subscribe_rss"), "");
+	link(foot, r, rss.ptr, msg(r, "subscribe_rss"), "");
+	buf_release(&rss);
 }
 
 void
@@ -335,7 +336,7 @@ head_month(const struct render *r, const struct page_job *j,
 	const struct archive_month *m = &r->ix->months[j->arg];
 	char name[16];
 
-	snprintf(name, sizeof(name), "month_%02d", m->month);
+	xsnprintf(name, sizeof(name), "month_%02d", m->month);
 	buf_printf(&fb->title, "%s %s %d", msg(r, "archives_for"),
 	    msg(r, name), m->year);
 	pg->title = fb->title.ptr;

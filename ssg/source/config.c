@@ -478,7 +478,7 @@ config_get(const struct site_config *c, const char *key)
 	case CK_STR:
 		return *str_field(m, k);
 	case CK_INT:
-		snprintf(num, sizeof(num), "%d", *int_field(m, k));
+		xsnprintf(num, sizeof(num), "%d", *int_field(m, k));
 		return num;
 	case CK_BOOL:
 		return *int_field(m, k) ? "true" : "false";

@@ -431,7 +431,7 @@ frontmatter_parse_html(struct frontmatter *fm, const char *text, size_t len,
 			    fm->body_line - 1 + line_of(text, p));
 	}
 	for (i = 0; i < sizeof(html_fields) / sizeof(html_fields[0]); i++) {
-		snprintf(pat, sizeof(pat), "name=\"%s\" content=\"",
+		xsnprintf(pat, sizeof(pat), "name=\"%s\" content=\"",
 		    html_fields[i][0]);
 		if ((p = find(text, end, pat)) == NULL)
 			continue;

@@ -148,9 +148,14 @@ gitinfo_load(const char *site_dir, struct diag *d)
 		    "is not in a git work tree: dates from front matter only");
 		goto out;
 	}
+	if (realpath(wd, real) == NULL &&
+	    strfit(real, sizeof(real), "%s", wd) == -1) {
+		diag_warn(d, site_dir, 0, "git_lastmod is set but the path of "
+		    "its git work tree is too long: dates from front matter "
+		    "only");
+		goto out;
+	}
 	g = xcalloc(1, sizeof(*g));
-	if (realpath(wd, real) == NULL)
-		snprintf(real, sizeof(real), "%s", wd);
 	n = strlen(real);
 	g->workdir = xmalloc(n + 2);
 	memcpy(g->workdir, real, n);

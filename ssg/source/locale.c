@@ -179,7 +179,7 @@ message_index(const char *key)
 			return key_index(bssg_names[i][1]);
 	if (sscanf(key, "MSG_MONTH_%2d", &month) == 1 && strlen(key) == 12 &&
 	    month >= 1 && month <= 12) {
-		snprintf(low, sizeof(low), "month_%d", month);
+		xsnprintf(low, sizeof(low), "month_%d", month);
 		return key_index(low);
 	}
 	for (i = 0; key[i + 4] != '\0' && i + 1 < sizeof(low); i++)
@@ -332,7 +332,7 @@ locale_month(const struct locale *l, int month)
 
 	if (month < 1 || month > 12)
 		return "";
-	snprintf(key, sizeof(key), "month_%d", month);
+	xsnprintf(key, sizeof(key), "month_%d", month);
 	return locale_get(l, key);
 }
 

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,42 @@ xrealloc(void *p, size_t n)
 	if (q == NULL)
 		oom(n);
 	return q;
+}
+
+static int
+vfit(char *dst, size_t n, const char *fmt, va_list ap)
+{
+	int w = vsnprintf(dst, n, fmt, ap);
+
+	return w < 0 || (size_t)w >= n ? -1 : 0;
+}
+
+void
+xsnprintf(char *dst, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vfit(dst, n, fmt, ap);
+	va_end(ap);
+	if (rc == -1) {
+		fprintf(stderr, "ssg: bug: \"%s\" does not fit in %zu bytes\n",
+		    fmt, n);
+		abort();
+	}
+}
+
+int
+strfit(char *dst, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vfit(dst, n, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 char *

@@ -18,6 +18,17 @@ void  xgrow(void **p, size_t *cap, size_t need, size_t sz);
  * itself may not be given). */
 void  xqsort(void *base, size_t n, size_t sz,
 	    int (*cmp)(const void *, const void *));
+/*
+ * Formatting into a fixed buffer. xsnprintf is for text that always fits
+ * (numbers, names checked before): a cut is a bug, so it aborts, naming
+ * the format. strfit is for text a user or the network supplies: it
+ * returns 0, or -1 when the text was cut, for the caller to report what
+ * was too long.
+ */
+void  xsnprintf(char *dst, size_t n, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+int   strfit(char *dst, size_t n, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
 
 /*
  * An arena: many small allocations freed together. A build keeps its parsed

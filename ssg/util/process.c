@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "mem.h"
 
 #define SPAWN_MAX_DEFAULT	((size_t)64 << 20)
 
@@ -59,7 +60,7 @@ process_tmpfile(void)
 
 	if (dir == NULL || *dir != '/' || strlen(dir) > 60)
 		dir = "/tmp";
-	snprintf(path, sizeof(path), "%s/process.XXXXXX", dir);
+	xsnprintf(path, sizeof(path), "%s/process.XXXXXX", dir);
 #ifdef __linux__
 	fd = mkostemp(path, O_CLOEXEC);
 #else

@@ -82,6 +82,17 @@ check "unknown command exits 2" test $? -eq 2
 "$SSG" build -C "$T/nowhere" >"$T/out" 2>"$T/err"
 check "missing site.yaml exits 1" test $? -eq 1
 check "missing site.yaml says so" grep -q "site.yaml: error: cannot read" "$T/err"
+# Names that do not fit where they are kept: said, not cut.
+long=$(printf 'a%.0s' $(seq 1 70))
+mkdir -p "$T/long/themes/$long"
+printf 'site_title: Long names\n' >"$T/long/site.yaml"
+printf 'body { color: black; }\n' >"$T/long/themes/$long/style.css"
+"$SSG" build -C "$T/long" -q --set "theme=$long" >"$T/out" 2>"$T/err"
+check "a theme name too long to keep fails the build" test $? -eq 1
+check "... naming the setting and the limit" grep -q "site.yaml: error: theme: the name '$long' is too long (at most 63 bytes)" "$T/err"
+"$SSG" serve -C "$T/long" --host "$(printf 'h%.0s' $(seq 1 300))" >"$T/out" 2>"$T/err"
+check "serve --host too long exits 2" test $? -eq 2
+check "... and says which option" grep -q -- "--host: 'hhh.*' is too long" "$T/err"
 for cmd in build serve check config themes; do
 	check "$cmd --help exits 0" "$SSG" "$cmd" --help
 done

@@ -101,5 +101,17 @@ main(void)
 		arena_free(a);
 	}
 	arena_free(NULL);
+	{
+		char small[8];
+
+		IS_INT(strfit(small, sizeof(small), "%s", "1234567"), 0,
+		    "strfit: seven bytes fit in eight");
+		IS_STR(small, "1234567", "strfit: all of them");
+		IS_INT(strfit(small, sizeof(small), "%s-%d", "abc", 12345), -1,
+		    "strfit: a longer text is said to be cut");
+		IS_STR(small, "abc-123", "strfit: and is cut, NUL-ended");
+		xsnprintf(small, sizeof(small), "%d", 42);
+		IS_STR(small, "42", "xsnprintf of what fits");
+	}
 	return tap_done();
 }
