@@ -410,7 +410,7 @@ render_one(size_t i, void *arg)
 	if (rc == -1) {
 		diag_error(b->d, j->out_path, 0, "%s", err.ptr);
 		b->failed = 1;
-	} else if (sink_bytes(b, j->out_path, out.ptr, out.len,
+	} else if (sink_bytes(&b->out, j->out_path, out.ptr, out.len,
 	    /* a page with a bad image is made again, and its errors said
 	     * again, until the image is fixed: its fingerprint is one no
 	     * page has (but 1 in 2^64) */
@@ -658,7 +658,7 @@ copy_static(const char *path, const char *rel, const struct stat *st,
 	build_warn_private(b, path, st);
 	if (b->media != NULL && media_wants(rel))
 		return 0;	/* media_publish's */
-	if (sink_file(b, path, rel, &changed) == -1)
+	if (sink_file(&b->out, path, rel, &changed) == -1)
 		return 0;
 	b->st->outputs++;
 	if (changed)
@@ -1033,6 +1033,11 @@ stage_output(struct run *r)
 		return diag_error(b->d, b->out_dir, 0, "cannot create the "
 		    "output folder: %s", strerror(errno));
 	b->tmpdir = output_tmpdir(b->out_dir);
+	b->out.dir = b->out_dir;
+	b->out.list = b->manifest;
+	b->out.tmpdir = b->tmpdir;
+	b->out.compress = b->c.precompress_assets;
+	b->out.d = b->d;
 	if (!r->unread)
 		r->memo = build_memo(b);
 	build_checked(&r->cl);	/* the check went on while sources were read */
@@ -1143,7 +1148,7 @@ stage_assets(struct run *r)
 	size_t i, written = 0;
 	int changed;
 
-	if (sink_bytes(b, "css/style.css", b->css, b->css_len, 0, 0, 0,
+	if (sink_bytes(&b->out, "css/style.css", b->css, b->css_len, 0, 0, 0,
 	    &changed) == 0) {
 		st->outputs++;
 		st->written += changed;
@@ -1154,7 +1159,7 @@ stage_assets(struct run *r)
 		copy_static(b->statics[i].path, b->statics[i].rel,
 		    &b->statics[i].st, b);
 	build_trace("static");
-	media_publish(b->media, b->out_dir, b->manifest, r->threads,
+	media_publish(b->media, &b->out, r->threads,
 	    b->o->force_images, image_progress, b, &st->images_encoded,
 	    &written, b->d);
 	st->written += written;

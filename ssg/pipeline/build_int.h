@@ -17,6 +17,7 @@
 #include "fsutil.h"
 #include "image_hook.h"
 #include "siteindex.h"
+#include "sink.h"
 
 struct bssg_frame;
 struct buf;
@@ -81,6 +82,7 @@ struct build {
 	struct srccache		*cache;
 	struct locale		*locale;
 	char			*tmpdir;	/* output_tmpdir */
+	struct sink		 out;		/* the writer of out_dir */
 	struct dirty		*dirty;
 	size_t			 ndirty;
 	uint64_t		*fps;		/* per job */

@@ -420,7 +420,7 @@ emit_file(const char *rel, const char *data, size_t n, uint64_t fp,
 	else {
 		/* in a fresh folder nothing is there to compare with; the
 		 * folders are made once, by the first file in each */
-		rc = sink_bytes(b, path.ptr, data, n, h, 0, b->fresh ?
+		rc = sink_bytes(&b->out, path.ptr, data, n, h, 0, b->fresh ?
 		    SINK_CREATE | SINK_DIR_THERE : 0, &changed);
 		if (rc == 0) {
 			/* (the pages are rendered on other threads
@@ -667,7 +667,7 @@ build_search_script(struct build *b)
 		diag_error(b->d, path, 0, "cannot read the search script");
 		b->failed = 1;
 		free(path);
-	} else if (sink_bytes(b, "search/search.js", js->ptr, js->len, 0, 0,
+	} else if (sink_bytes(&b->out, "search/search.js", js->ptr, js->len, 0, 0,
 	    0, &changed) == 0) {
 		b->st->outputs++;
 		b->st->written += changed;

@@ -8,6 +8,7 @@
 struct buf;
 struct diag;
 struct manifest;
+struct sink;
 struct site_config;
 
 /*
@@ -89,12 +90,12 @@ typedef void	(*media_progress_fn)(size_t done, size_t total, void *arg);
 size_t		 media_encode(struct media *m, size_t threads, int force,
 		    media_progress_fn progress, void *parg, struct diag *d);
 /*
- * Encodes what media_encode has not, then writes each image's copies and its original, stripped, to
- * out_dir, listing every file in man. Adds encoded images to *encoded.
+ * Encodes what media_encode has not, then hands each image's copies and
+ * its original, stripped, to the output folder's sink (sink.h). Adds encoded images to *encoded.
  * Images with an error are reported once, here, and not published.
  */
-void		 media_publish(struct media *m, const char *out_dir,
-		    struct manifest *man, size_t threads, int force,
+void		 media_publish(struct media *m, struct sink *out,
+		    size_t threads, int force,
 		    media_progress_fn progress, void *parg, size_t *encoded,
 		    size_t *written, struct diag *d);
 

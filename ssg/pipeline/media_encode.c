@@ -13,12 +13,11 @@
 #include "diag.h"
 #include "fsutil.h"
 #include "hash.h"
-#include "manifest.h"
 #include "media.h"
 #include "media_int.h"
 #include "mem.h"
-#include "output.h"
 #include "pool.h"
+#include "sink.h"
 
 #include "lazy_vips.h"
 
@@ -445,15 +444,13 @@ all_cached(const struct media *m, const struct entry *e)
 }
 
 static void
-publish_file(const char *src, const char *out_dir, const char *rel,
-    struct manifest *man, size_t *written, struct diag *d)
+publish_file(struct sink *out, const char *src, const char *rel,
+    size_t *written)
 {
 	int changed = 0;
 
-	if (output_copy(src, out_dir, rel, &changed, d) == -1)
-		return;
-	manifest_add(man, rel, 0, 0);
-	*written += changed != 0;
+	if (sink_file(out, src, rel, &changed) == 0)
+		*written += changed != 0;
 }
 
 static void
@@ -498,8 +495,7 @@ media_encode(struct media *m, size_t threads, int force,
 }
 
 void
-media_publish(struct media *m, const char *out_dir, struct manifest *man,
-    size_t threads, int force, media_progress_fn progress, void *parg,
+media_publish(struct media *m, struct sink *out, size_t threads, int force, media_progress_fn progress, void *parg,
     size_t *encoded, size_t *written, struct diag *d)
 {
 	struct copy c[MAX_COPIES];
@@ -522,8 +518,7 @@ media_publish(struct media *m, const char *out_dir, struct manifest *man,
 		if (!m->on || (e->img.flags & MEDIA_ANIMATED)) {
 			if (!m->on)
 				warn_gps(d, e, "images: false");
-			publish_file(e->path, out_dir, e->img.rel, man, written,
-			    d);
+			publish_file(out, e->path, e->img.rel, written);
 			continue;
 		}
 		n = copies(m, &e->img, c);
@@ -534,14 +529,13 @@ media_publish(struct media *m, const char *out_dir, struct manifest *man,
 				buf_adds(&url, e->img.rel);
 			else
 				media_url(&url, &e->img, c[k].f, c[k].w);
-			publish_file(src, out_dir, url.ptr, man, written, d);
+			publish_file(out, src, url.ptr, written);
 			free(src);
 		}
 		if (as_is(m, &e->img)) {
 			if (m->keep_originals)
 				warn_gps(d, e, "image_keep_originals: true");
-			publish_file(e->path, out_dir, e->img.rel, man, written,
-			    d);
+			publish_file(out, e->path, e->img.rel, written);
 		}
 	}
 	buf_release(&url);
