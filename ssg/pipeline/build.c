@@ -15,7 +15,6 @@
 
 #include "bssg_frame.h"
 #include "buf.h"
-#include "capsule.h"
 #include "compress.h"
 #include "config.h"
 #include "content.h"
@@ -397,6 +396,17 @@ image_hook(struct build *b)
 	return &b->images;
 }
 
+/* The capsule's files fail apart: the HTML pages' errors (a missing
+ * image) do not keep a deleted post's .gmi in the capsule. */
+static void
+render_failed(struct build *b, const struct page_job *j)
+{
+	if (render_format(j->kind) == FORMAT_GEMINI)
+		__atomic_store_n(&b->cap_failed, 1, __ATOMIC_RELAXED);
+	else
+		__atomic_store_n(&b->failed, 1, __ATOMIC_RELAXED);
+}
+
 static void
 render_one(size_t i, void *arg)
 {
@@ -404,22 +414,25 @@ render_one(size_t i, void *arg)
 	struct page_job *j = &b->jobs[b->dirty[i].job];
 	struct buf out = BUF_INIT, err = BUF_INIT;
 	int changed = 1, rc = render_page(b->render, j, &out, &err), bad = 0;
+	int gem = render_format(j->kind) == FORMAT_GEMINI;
 
 	if (rc == 0)
 		bad = pictures(b, j, &out);
 	if (rc == -1) {
 		diag_error(b->d, j->out_path, 0, "%s", err.ptr);
-		b->failed = 1;
-	} else if (sink_bytes(&b->out, j->out_path, out.ptr, out.len,
+		render_failed(b, j);
+	} else if (sink_bytes(gem ? &b->cap : &b->out, j->out_path, out.ptr,
+	    out.len,
 	    /* a page with a bad image is made again, and its errors said
 	     * again, until the image is fixed: its fingerprint is one no
 	     * page has (but 1 in 2^64) */
-	    bad ? 1 : b->fps[b->dirty[i].job], render_base(b->render),
+	    bad ? 1 : b->fps[b->dirty[i].job], render_base(b->render, j->kind),
 	    /* a Markdown source goes into the folder its page made */
-	    b->fresh ? SINK_CREATE | (render_order(j->kind) == ORDER_AFTER ?
-	    SINK_DIR_THERE : 0) : 0, &changed) == -1)
-		b->failed = 1;
-	else if (changed)
+	    (gem ? b->cap_fresh : b->fresh) ? SINK_CREATE |
+	    (render_order(j->kind) == ORDER_AFTER ? SINK_DIR_THERE : 0) : 0,
+	    &changed) == -1)
+		render_failed(b, j);
+	else if (changed && !gem)
 		__atomic_add_fetch(&b->st->written, 1, __ATOMIC_RELAXED);
 	buf_release(&out);
 	buf_release(&err);
@@ -433,14 +446,16 @@ judge_one(size_t i, void *arg)
 {
 	struct build *b = arg;
 	struct page_job *j = &b->jobs[i];
-	uint64_t base = render_base(b->render), ofp, obase;
+	uint64_t base = render_base(b->render, j->kind), ofp, obase;
+	struct manifest *old = render_format(j->kind) == FORMAT_GEMINI ?
+	    b->cap_old : b->old;
 	const char *why;
 	int found;
 
 	b->fps[i] = render_fingerprint(b->render, j);
 	if (b->force)
 		why = "forced (--force or clean_output)";
-	else if (!manifest_get(b->old, j->out_path, &ofp, &obase, &found))
+	else if (!manifest_get(old, j->out_path, &ofp, &obase, &found))
 		why = "new page";
 	else if (found != MANIFEST_FOUND && found != MANIFEST_NO_COPIES)
 		why = "its file is missing";
@@ -507,27 +522,40 @@ big_first(struct build *b)
 static void
 plan_dirty(struct build *b, size_t threads)
 {
-	uint64_t base = render_base(b->render);
+	struct buf name = BUF_INIT;
 	size_t i;
 
 	b->fps = xcalloc(b->njobs + 1, sizeof(*b->fps));
 	b->whys = xcalloc(b->njobs + 1, sizeof(*b->whys));
 	b->dirty = xcalloc(b->njobs + 1, sizeof(*b->dirty));
 	manifest_index(b->old);
+	manifest_index(b->cap_old);
 	pool_for(threads, b->njobs, judge_one, b);
 	for (i = 0; i < b->njobs; i++) {
+		const struct page_job *j = &b->jobs[i];
+		int gem = render_format(j->kind) == FORMAT_GEMINI;
+
 		if (b->whys[i] == NULL) {
-			manifest_add(b->manifest, b->jobs[i].out_path, b->fps[i],
-			    base);
+			manifest_add(gem ? b->cap_list : b->manifest,
+			    j->out_path, b->fps[i],
+			    render_base(b->render, j->kind));
 			continue;
 		}
 		b->dirty[b->ndirty].job = i;
 		b->dirty[b->ndirty].why = b->whys[i];
 		b->ndirty++;
-		if (b->o->explain)
-			b->o->explain(b->jobs[i].out_path, b->whys[i],
-			    b->o->explain_arg);
+		if (!gem)
+			b->st->rendered++;
+		if (b->o->explain) {
+			/* a capsule file by its folder's name */
+			buf_clear(&name);
+			buf_printf(&name, "%s%s%s", gem ?
+			    b->c.gemini_output_dir : "", gem ? "/" : "",
+			    j->out_path);
+			b->o->explain(name.ptr, b->whys[i], b->o->explain_arg);
+		}
 	}
+	buf_release(&name);
 	big_first(b);
 }
 
@@ -1047,6 +1075,42 @@ stage_output(struct run *r)
 	return 0;
 }
 
+/*
+ * The capsule's folder (gemini: true) and its writer, before its pages
+ * are judged; the posts and pages it leaves out said, at every build
+ * that plans them.
+ */
+static int
+capsule_begin(struct run *r)
+{
+	struct build *b = &r->b;
+	struct stat st;
+	size_t i, n = b->ix.nposts + b->ix.npages;
+
+	b->cap_list = manifest_new();
+	if (!b->c.gemini)
+		return 0;
+	b->cap_fresh = stat(r->cap_dir, &st) == -1 && errno == ENOENT;
+	/* (replaced files go through dir/.ssg-tmp, removed at the end) */
+	if (fs_mkdirs_published(r->cap_dir) == -1 ||
+	    output_begin(r->cap_dir) == -1)
+		return diag_error(b->d, r->cap_dir, 0, "cannot create the "
+		    "capsule folder: %s", strerror(errno));
+	b->cap.dir = r->cap_dir;
+	b->cap.list = b->cap_list;
+	b->cap.d = b->d;
+	for (i = 0; i < n; i++) {
+		const struct post *p = i < b->ix.nposts ? b->ix.posts[i] :
+		    b->ix.pages[i - b->ix.nposts];
+
+		if (p->is_html)
+			diag_warn(b->d, p->src, 0, "written in HTML: not in "
+			    "the Gemini capsule (its HTML does not convert "
+			    "reliably)");
+	}
+	return 0;
+}
+
 /* Stage 5: the site model, every page planned with its fingerprint, the
  * images encoded, the pages that changed marked and their bodies read. */
 static int
@@ -1071,14 +1135,16 @@ stage_plan(struct run *r)
 	    config_hash(&b->c) ^ media_hash(b->media) * 0x9e3779b97f4a7c15ULL ^
 	    build_assets_hash(b) * 0xc2b2ae3d27d4eb4fULL);
 	b->njobs = render_plan(b->render, &b->jobs);
+	if (capsule_begin(r) == -1)
+		return -1;
 	/* images first: one that fails is reported at its post */
 	b->st->images_encoded = media_encode(b->media, r->threads,
 	    o->force_images, image_progress, b, b->d);
 	build_trace("images");
-	b->st->outputs = b->njobs;
+	for (i = 0; i < b->njobs; i++)
+		b->st->outputs += render_format(b->jobs[i].kind) == FORMAT_HTML;
 	build_trace("plan");
 	plan_dirty(b, r->threads);
-	b->st->rendered = b->ndirty;
 	if (load_bodies(b, r->threads) == -1)
 		return -1;	/* nothing rendered: the old pages stay */
 	precompress_marker(b, 0);
@@ -1087,8 +1153,10 @@ stage_plan(struct run *r)
 		/* Forget the pages about to change first: if this build is
 		 * killed half-way, the next one renders them again. */
 		for (i = 0; i < b->ndirty; i++)
-			manifest_forget(b->old,
-			    b->jobs[b->dirty[i].job].out_path);
+			if (render_format(b->jobs[b->dirty[i].job].kind) ==
+			    FORMAT_HTML)
+				manifest_forget(b->old,
+				    b->jobs[b->dirty[i].job].out_path);
 		/* nor may it take the half-written output as current if the
 		 * sources go back to what they were */
 		manifest_set_memo(b->old, 0);
@@ -1097,13 +1165,12 @@ stage_plan(struct run *r)
 	return 0;
 }
 
-/* Stage 6: the pages marked, on the pool, beside the search index on a
- * thread of its own; then the Gemini capsule from the same sources. */
+/* Stage 6: the pages marked (the site's and the capsule's), on the pool,
+ * beside the search index on a thread of its own. */
 static int
 stage_render(struct run *r)
 {
 	struct build *b = &r->b;
-	const struct build_opts *o = b->o;
 
 	if (r->fast)
 		return 0;
@@ -1118,22 +1185,6 @@ stage_render(struct run *r)
 	build_trace("pages");
 	build_search_wait(b);
 	build_trace("search");
-	if (b->c.gemini) {
-		struct capsule_opts co;
-
-		memset(&co, 0, sizeof(co));
-		co.dir = r->cap_dir;
-		co.list = r->cap_list;
-		co.old = b->cap_old;
-		co.name = b->c.gemini_output_dir;
-		co.force = b->force;
-		co.threads = r->threads;
-		co.explain = o->explain;
-		co.explain_arg = o->explain_arg;
-		co.images = image_hook(b);
-		capsule_write(&b->c, &b->ix, &co, b->d);
-		build_trace("capsule");
-	}
 	return 0;
 }
 
@@ -1167,7 +1218,86 @@ stage_assets(struct run *r)
 	return 0;
 }
 
-/* Stage 8: outputs no page produces any more removed, the list of
+static int
+by_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* For a capsule made before its files were listed: removes the pages
+ * and feeds this build did not write (a deleted post's, say). */
+struct unlisted {
+	char	**written;
+	size_t	  n;
+};
+
+static void
+add_written(const char *rel, void *arg)
+{
+	struct unlisted *u = arg;
+
+	u->written[u->n++] = xstrdup(rel);
+}
+
+static int
+unlisted_one(const char *path, const char *rel, const struct stat *st,
+    void *arg)
+{
+	struct unlisted *u = arg;
+	size_t n = strlen(rel);
+
+	(void)st;
+	if (((n > 4 && strcmp(rel + n - 4, ".gmi") == 0) ||
+	    strcmp(rel, "atom.xml") == 0) && bsearch(&rel, u->written, u->n,
+	    sizeof(*u->written), by_str) == NULL)
+		unlink(path);
+	return 0;
+}
+
+static void
+remove_unlisted(struct build *b, const char *dir)
+{
+	struct unlisted u;
+	size_t i;
+
+	u.written = xcalloc(manifest_count(b->cap_list) + 1,
+	    sizeof(*u.written));
+	u.n = 0;
+	manifest_foreach(b->cap_list, add_written, &u);
+	xqsort(u.written, u.n, sizeof(*u.written), by_str);
+	fs_walk(dir, unlisted_one, &u);
+	for (i = 0; i < u.n; i++)
+		free(u.written[i]);
+	free(u.written);
+}
+
+/*
+ * The capsule's files no page makes any more removed, after a build that
+ * wrote all of its own (a failed one removes nothing, and keeps listing
+ * what it did not get to, as it is on disk); its list saved.
+ */
+static void
+capsule_end(struct run *r)
+{
+	struct build *b = &r->b;
+
+	if (!b->c.gemini || r->fast)
+		return;
+	if (!b->cap_failed) {
+		manifest_remove_stale(b->cap_old, b->cap_list, r->cap_dir, b->d);
+		/* (a folder made now holds only what this build wrote) */
+		if (manifest_count(b->cap_old) == 0 && !b->cap_fresh)
+			remove_unlisted(b, r->cap_dir);
+	} else
+		manifest_carry(b->cap_old, b->cap_list);
+	if (!manifest_same(b->cap_list, b->cap_old) &&
+	    manifest_save(b->cap_list, r->cap_list) == -1)
+		diag_warn(b->d, r->cap_list, 0, "cannot save the list of the "
+		    "capsule's files: %s", strerror(errno));
+	output_end(r->cap_dir);
+}
+
+/* Stage 8: outputs no page produces any more removed, the lists of
  * outputs and the caches saved. */
 static int
 stage_prune(struct run *r)
@@ -1194,6 +1324,7 @@ stage_prune(struct run *r)
 			save_list(b, b->manifest, r->mpath);
 	}
 	output_end(b->out_dir);
+	capsule_end(r);
 	build_trace("manifest");
 	cache_saved(&r->cs);
 	/* what --force saw is every block: the others are gone */
@@ -1235,6 +1366,7 @@ run_release(struct run *r)
 	manifest_free(b->manifest);
 	manifest_free(b->old);
 	manifest_free(b->cap_old);
+	manifest_free(b->cap_list);
 	srccache_free(b->cache);
 	free(b->dirty);
 	free(b->tmpdir);

@@ -83,6 +83,11 @@ struct build {
 	struct locale		*locale;
 	char			*tmpdir;	/* output_tmpdir */
 	struct sink		 out;		/* the writer of out_dir */
+	/* the capsule's writer, its list and whether this build made its
+	 * folder or failed to write into it (gemini, pages rendered) */
+	struct sink		 cap;
+	struct manifest		*cap_list;
+	int			 cap_fresh, cap_failed;
 	struct dirty		*dirty;
 	size_t			 ndirty;
 	uint64_t		*fps;		/* per job */

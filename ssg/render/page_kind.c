@@ -123,6 +123,22 @@ const struct page_kind_ops page_kinds[PAGE_KIND_COUNT] = {
 	    ORDER_LIST },
 	[PAGE_SOURCE] = { "source", render_source, fp_kind_source, NULL,
 	    NULL, NULL, ORDER_AFTER },
+	[PAGE_GMI_POST] = { "capsule post", render_gmi_post, fp_gmi_post,
+	    NULL, needs_post, NULL, ORDER_SINGLE, FORMAT_GEMINI },
+	[PAGE_GMI_PAGE] = { "capsule page", render_gmi_page, fp_gmi_page,
+	    NULL, needs_page, NULL, ORDER_SINGLE, FORMAT_GEMINI },
+	[PAGE_GMI_HOME] = { "gemlog", render_gmi_home, fp_gmi_home, NULL,
+	    NULL, NULL, ORDER_LIST, FORMAT_GEMINI },
+	[PAGE_GMI_TAGS] = { "capsule tags", render_gmi_tags, fp_gmi_tags,
+	    NULL, NULL, NULL, ORDER_LIST, FORMAT_GEMINI },
+	[PAGE_GMI_TAG] = { "capsule tag", render_gmi_tag, fp_gmi_tag, NULL,
+	    NULL, NULL, ORDER_LIST, FORMAT_GEMINI },
+	[PAGE_GMI_ARCHIVES] = { "capsule archives", render_gmi_archives,
+	    fp_gmi_archives, NULL, NULL, NULL, ORDER_LIST, FORMAT_GEMINI },
+	[PAGE_GMI_ATOM] = { "capsule feed", render_gmi_atom, fp_gmi_atom,
+	    NULL, NULL, NULL, ORDER_LIST, FORMAT_GEMINI },
+	[PAGE_GMI_ROBOTS] = { "capsule robots", render_gmi_robots, NULL,
+	    NULL, NULL, NULL, ORDER_LIST, FORMAT_GEMINI },
 };
 
 void
@@ -143,4 +159,10 @@ enum page_order
 render_order(enum page_kind kind)
 {
 	return page_kinds[kind].order;
+}
+
+enum page_format
+render_format(enum page_kind kind)
+{
+	return page_kinds[kind].format;
 }

@@ -36,6 +36,7 @@ struct page_kind_ops {
 	const struct post *(*subject)(const struct render *,
 			    const struct page_job *);
 	enum page_order	 order;
+	enum page_format format;
 };
 
 extern const struct page_kind_ops page_kinds[PAGE_KIND_COUNT];
@@ -49,6 +50,14 @@ RENDERER(render_home);
 RENDERER(render_404);
 RENDERER(render_search);
 RENDERER(render_source);
+RENDERER(render_gmi_post);
+RENDERER(render_gmi_page);
+RENDERER(render_gmi_home);
+RENDERER(render_gmi_tags);
+RENDERER(render_gmi_tag);
+RENDERER(render_gmi_archives);
+RENDERER(render_gmi_atom);
+RENDERER(render_gmi_robots);
 #undef RENDERER
 
 /* Fingerprints (render_fp.c). */
@@ -71,7 +80,20 @@ FINGERPRINT(fp_kind_feed);
 FINGERPRINT(fp_kind_sitemap);
 FINGERPRINT(fp_kind_source);
 FINGERPRINT(fp_kind_search);
+FINGERPRINT(fp_gmi_post);
+FINGERPRINT(fp_gmi_page);
+FINGERPRINT(fp_gmi_home);
+FINGERPRINT(fp_gmi_tags);
+FINGERPRINT(fp_gmi_tag);
+FINGERPRINT(fp_gmi_archives);
+FINGERPRINT(fp_gmi_atom);
 #undef FINGERPRINT
+
+/* The capsule (capsule.c): the path of a page's .gmi (index.html becomes
+ * index.gmi), and the base of its fingerprints (its settings, its
+ * format, the images' copies it links). */
+void	 capsule_path(struct buf *out, const char *html_path);
+uint64_t capsule_base(const struct render *r);
 
 /* BSSG header values (render_bssg.c). */
 #define HEAD(name) void name(const struct render *, \

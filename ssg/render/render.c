@@ -941,6 +941,34 @@ plan_sources(struct planner *p, const struct render *r)
 	}
 }
 
+/* The capsule's files (gemini: true), in its own folder: no web URLs. */
+static void
+plan_capsule(struct planner *p, const struct render *r)
+{
+	const struct site_index *ix = r->ix;
+	size_t i;
+
+	for (i = 0; i < ix->nposts; i++)
+		if (!ix->posts[i]->is_html) {
+			capsule_path(&p->path, ix->posts[i]->out_path);
+			add(p, PAGE_GMI_POST, i);
+		}
+	for (i = 0; i < ix->npages; i++)
+		if (!ix->pages[i]->is_html) {
+			capsule_path(&p->path, ix->pages[i]->out_path);
+			add(p, PAGE_GMI_PAGE, i);
+		}
+	add_file(p, PAGE_GMI_HOME, 0, "index.gmi");
+	add_file(p, PAGE_GMI_TAGS, 0, "tags/index.gmi");
+	for (i = 0; i < ix->ntags; i++)
+		add_file(p, PAGE_GMI_TAG, i, "tags/%s/index.gmi",
+		    ix->tags[i].slug);
+	add_file(p, PAGE_GMI_ARCHIVES, 0, "archives/index.gmi");
+	if (r->c->gemini_url[0] != '\0')
+		add_file(p, PAGE_GMI_ATOM, 0, "atom.xml");
+	add_file(p, PAGE_GMI_ROBOTS, 0, "robots.txt");
+}
+
 size_t
 render_plan(struct render *r, struct page_job **jobs)
 {
@@ -1018,6 +1046,8 @@ render_plan(struct render *r, struct page_job **jobs)
 	add_file(&p, PAGE_SITEMAP, 0, "sitemap.xml");
 	add_file(&p, PAGE_ROBOTS, 0, "robots.txt");
 	plan_sources(&p, r);
+	if (c->gemini)
+		plan_capsule(&p, r);
 	buf_release(&p.url);
 	buf_release(&p.path);
 	*jobs = p.jobs;

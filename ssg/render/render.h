@@ -44,14 +44,30 @@ enum page_kind {
 	PAGE_SOURCE,		/* a post's or page's Markdown; arg: index in
 				 * ix->posts, nposts + index in ix->pages,
 				 * -1: the home page */
+	/* the Gemini capsule (gemini: true), in gemini_output_dir */
+	PAGE_GMI_POST,		/* arg: index in ix->posts */
+	PAGE_GMI_PAGE,		/* arg: index in ix->pages */
+	PAGE_GMI_HOME,		/* index.gmi, the gemlog */
+	PAGE_GMI_TAGS,
+	PAGE_GMI_TAG,		/* arg: index in ix->tags */
+	PAGE_GMI_ARCHIVES,
+	PAGE_GMI_ATOM,		/* with gemini_url */
+	PAGE_GMI_ROBOTS,
 	PAGE_KIND_COUNT
+};
+
+/* The folder a kind's files go to: the site's output or the capsule. */
+enum page_format {
+	FORMAT_HTML,
+	FORMAT_GEMINI
 };
 
 struct page_job {
 	enum page_kind	 kind;
 	size_t		 arg;
-	char		*out_path;	/* relative to the output folder */
-	char		*url;		/* from the root; "" for non-pages */
+	char		*out_path;	/* relative to its format's folder */
+	char		*url;		/* from the root; "" for non-pages
+					 * and the capsule's files */
 };
 
 /* When a kind is rendered among a build's dirty pages (render_order). */
@@ -103,7 +119,9 @@ void		 render_set_stylesheet(struct render *r, uint64_t hash,
  */
 void		 render_set_base(struct render *r, uint64_t tmpl_hash,
 		    uint64_t cfg_hash);
-uint64_t	 render_base(const struct render *r);
+/* The base of a kind's pages: the capsule's covers its settings, not
+ * the templates. */
+uint64_t	 render_base(const struct render *r, enum page_kind kind);
 /* A hash of a value tree, as fingerprints see it. */
 uint64_t	 render_val_hash(const struct val *v);
 uint64_t	 render_fingerprint(const struct render *r,
@@ -116,5 +134,6 @@ void		 render_mark_needed(const struct render *r,
 const struct post *render_subject(const struct render *r,
 		    const struct page_job *j);
 enum page_order	 render_order(enum page_kind kind);
+enum page_format render_format(enum page_kind kind);
 
 #endif

@@ -98,6 +98,7 @@ render_set_base(struct render *r, uint64_t tmpl_hash, uint64_t cfg_hash)
 	hash_field_u64(&b, ix->ntags > 0);
 	hash_field_u64(&b, ix->nsecondary > 0);
 	r->fp_base = hash64(b.ptr, b.len);
+	r->cap_base = capsule_base(r);
 	buf_release(&b);
 }
 
@@ -114,9 +115,10 @@ render_val_hash(const struct val *v)
 }
 
 uint64_t
-render_base(const struct render *r)
+render_base(const struct render *r, enum page_kind kind)
 {
-	return r->fp_base;
+	return page_kinds[kind].format == FORMAT_GEMINI ? r->cap_base :
+	    r->fp_base;
 }
 
 /*
@@ -357,7 +359,7 @@ render_fingerprint(const struct render *r, const struct page_job *j)
 	struct buf b = BUF_INIT;
 	uint64_t fp;
 
-	hash_field_u64(&b, r->fp_base);
+	hash_field_u64(&b, render_base(r, j->kind));
 	hash_field_u64(&b, (uint64_t)j->kind);
 	hash_field_str(&b, j->url);
 	hash_field_str(&b, j->out_path);

@@ -26,6 +26,7 @@ struct render {
 	const struct page_job		*jobs;	/* render_plan's, for the sitemap */
 	size_t				 njobs;
 	uint64_t			 fp_base; /* see render_set_base */
+	uint64_t			 cap_base; /* the capsule's */
 	int				 year;	/* of the build, for footers */
 	struct bssg_frame		*frame;	/* a BSSG site's header and
 						 * footer, or NULL */
