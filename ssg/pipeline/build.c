@@ -882,6 +882,27 @@ struct run {
 	struct cache_load cl;
 };
 
+/* The build's time: SOURCE_DATE_EPOCH when set, as reproducible builds
+ * give it (the footer's year, which posts are due), else the clock's. */
+static time_t
+build_clock(struct diag *d)
+{
+	const char *s = getenv("SOURCE_DATE_EPOCH");
+	char *end;
+	long long v;
+
+	if (s == NULL || *s == '\0')
+		return time(NULL);
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < 0) {
+		diag_warn(d, NULL, 0, "SOURCE_DATE_EPOCH: '%s' is not a number "
+		    "of seconds: the clock's time is used", s);
+		return time(NULL);
+	}
+	return (time_t)v;
+}
+
 static void
 run_init(struct run *r, const struct build_opts *o, struct build_stats *st,
     struct diag *d)
@@ -896,7 +917,7 @@ run_init(struct run *r, const struct build_opts *o, struct build_stats *st,
 	b->o = o;
 	b->st = st;
 	b->d = d;
-	b->now = time(NULL);
+	b->now = build_clock(d);
 	b->site_dir = xstrdup(o->site_dir ? o->site_dir : ".");
 	b->arena = arena_new();
 	r->threads = o->jobs > 0 ? (size_t)o->jobs : pool_cpus();

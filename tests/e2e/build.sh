@@ -146,4 +146,17 @@ check "an edit of the site's own stylesheet changes the ?v= pages link it by ($v
 check "ssg -C to a missing folder: exit 1" test $? -eq 1
 check "... naming the folder" grep -q -- "-C /nonexistent-site" "$T/cerr"
 
+# SOURCE_DATE_EPOCH is the build's time: a post dated after it is not due
+mkdir -p "$T/sde/posts"
+printf 'site_title: Epoch\n' >"$T/sde/site.yaml"
+printf -- '---\ntitle: Early\ndate: 2020-01-01\n---\nOld.\n' >"$T/sde/posts/early.md"
+printf -- '---\ntitle: Later\ndate: 2021-06-01\n---\nNew.\n' >"$T/sde/posts/later.md"
+SOURCE_DATE_EPOCH=1609459200 "$SSG" build -C "$T/sde" -q 2>"$T/sde.err"	# 2021-01-01
+check "SOURCE_DATE_EPOCH: a post dated after it is not yet published" test ! -e "$T/sde/output/2021/06/01/later/index.html"
+check "... one before it is" test -e "$T/sde/output/2020/01/01/early/index.html"
+check "... and the footer gives its year" grep -q "&copy; 2021" "$T/sde/output/index.html"
+SOURCE_DATE_EPOCH=soon "$SSG" build -C "$T/sde" -q 2>"$T/sde.err"
+check "a SOURCE_DATE_EPOCH that is no number is said" grep -q "SOURCE_DATE_EPOCH: 'soon' is not a number of seconds" "$T/sde.err"
+check "... and the clock's time is used" test -e "$T/sde/output/2021/06/01/later/index.html"
+
 summary
