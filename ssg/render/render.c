@@ -444,6 +444,7 @@ post_meta(const struct render *r, struct val *page, const struct post *p)
 		json_field(&j, "dateModified", t.ptr);
 		buf_adds(&j, ",\"author\":{\"@type\":\"Person\"");
 		json_field(&j, "name", author);
+		json_field(&j, "email", siteindex_author_email(r->ix, p));
 		buf_addc(&j, '}');
 	}
 	if (img.len > 0)

@@ -180,6 +180,7 @@ schema_post(struct buf *b, const struct render *r, const struct post *p,
     const char *author, const char *description, const char *image)
 {
 	struct buf t = BUF_INIT;
+	const char *email;
 
 	buf_adds(b, "<script type=\"application/ld+json\">\n{\n"
 	    "  \"@context\": \"https://schema.org\",\n"
@@ -193,10 +194,10 @@ schema_post(struct buf *b, const struct render *r, const struct post *p,
 	buf_adds(b, ",\n  \"author\": {\n    \"@type\": \"Person\",\n"
 	    "    \"name\": \"");
 	esc_json(b, author, strlen(author));
-	/* the post's own e-mail only, as BSSG */
-	if (p->author_email != NULL && *p->author_email != '\0') {
+	/* the e-mail content.sh gives the post, as BSSG */
+	if ((email = siteindex_author_email(r->ix, p)) != NULL) {
 		buf_adds(b, "\",\n    \"email\": \"");
-		esc_json(b, p->author_email, strlen(p->author_email));
+		esc_json(b, email, strlen(email));
 	}
 	buf_adds(b, "\"\n  },\n  \"publisher\": {\n    \"@type\": "
 	    "\"Organization\",\n    \"name\": \"");
@@ -252,8 +253,9 @@ values(const struct render *r, const struct page_job *j,
 		pg->og_type = "article";
 		pg->is_post = 1;
 		pg->author_name = siteindex_author(ix, p);
-		/* the front matter's description, else the site's */
-		if (p->description != NULL && p->description != p->excerpt) {
+		/* the front matter's description, else the excerpt
+		 * content.sh makes (p->description holds either) */
+		if (p->description != NULL && *p->description != '\0') {
 			buf_adds(&fb->desc, p->description);
 			pg->description = fb->desc.ptr;
 		}
@@ -291,6 +293,9 @@ values(const struct render *r, const struct page_job *j,
 		pg->title = msg(r, "all_tags");
 		pg->url = "/tags/";
 		pg->mark = 1;
+		/* generate_tags.sh's JSON-LD words, in English */
+		buf_printf(&fb->url, "List of all tags on %s", c->site_title);
+		sdesc = fb->url.ptr;
 		break;
 	case PAGE_TAG: {
 		const struct tag_info *t = &ix->tags[j->arg];
@@ -348,6 +353,10 @@ values(const struct render *r, const struct page_job *j,
 		buf_printf(&fb->desc, "%s - %s", pg->title,
 		    c->site_description);
 		pg->description = fb->desc.ptr;
+		/* generate_authors.sh's JSON-LD words, in English */
+		buf_printf(&fb->url, "List of all authors on %s",
+		    c->site_title);
+		sdesc = fb->url.ptr;
 		break;
 	case PAGE_AUTHOR: {
 		const struct author_info *a = &ix->authors[j->arg];

@@ -39,7 +39,7 @@ static const struct ckey keys[] = {
 	S(site_description, "A blog built with ssg", "one line about the site, for the home page, feeds and search engines"),
 	S(site_url, "http://localhost:8000", "the public address of the site; its path part prefixes every link"),
 	S(author_name, "Anonymous", "default author of posts that name none"),
-	S(author_email, "anonymous@example.com", "default author e-mail (feeds)"),
+	S(author_email, "anonymous@example.com", "default author e-mail (feeds; JSON-LD of the author's posts)"),
 	S(site_lang, "en", "language code of the site (html lang, feeds, translated strings)"),
 	L(rel_me, "profile URLs (one, or a list) linked as <link rel=\"me\"> from every page, for Fediverse verification"),
 	S(fediverse_creator, "", "@name@server for <meta name=\"fediverse:creator\">, when a post's front matter and its author name none"),
