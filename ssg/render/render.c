@@ -376,8 +376,8 @@ page_ctx(const struct render *r, const char *kind, const char *title,
 
 	val_set_str(page, "kind", kind);
 	val_set_str(page, "title", title);
-	val_set_str(page, "description", description ? description :
-	    r->c->site_description);
+	val_set_str(page, "description", description && *description ?
+	    description : r->c->site_description);
 	set_abs(r, page, "canonical", url);
 	val_set_str(page, "og_type", "website");
 	if (fc != NULL)
@@ -431,7 +431,8 @@ post_meta(const struct render *r, struct val *page, const struct post *p)
 	buf_adds(&j, p->kind == CONTENT_POST ? "BlogPosting" : "WebPage");
 	buf_addc(&j, '"');
 	json_field(&j, "headline", p->title);
-	json_field(&j, "description", p->description);
+	json_field(&j, "description", *p->description ? p->description :
+	    r->c->site_description);
 	buf_printf(&t, "%s%s", r->c->site_url, p->url);
 	json_field(&j, "url", t.ptr);
 	json_field(&j, "mainEntityOfPage", t.ptr);
@@ -807,6 +808,10 @@ render_new(const struct site_config *c, const struct site_index *ix,
 	val_set_str(site, "author_name", c->author_name);
 	val_set_str(site, "author_email", c->author_email);
 	val_set_str(site, "theme", c->theme);
+	val_set_lit(site, "hide_menu", val_bool(c->hide_menu));
+	val_set_lit(site, "hide_reading_time", val_bool(c->hide_reading_time));
+	val_set_lit(site, "hide_index_descriptions",
+	    val_bool(c->hide_index_descriptions));
 	val_set_str(site, "generator", "ssg " SSG_VERSION);
 	if (c->theme_color[0] != '\0')
 		val_set_str(site, "theme_color", c->theme_color);

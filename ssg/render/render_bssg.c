@@ -107,7 +107,7 @@ render_set_frame(struct render *r, struct bssg_frame *f, struct diag *d)
 		buf_printf(&css, "<link rel=\"stylesheet\" href=\"%s%s%s\">",
 		    r->c->site_url, r->c->custom_css[0] == '/' ? "" : "/",
 		    r->c->custom_css);
-	s.header_menu = head.ptr ? head.ptr : "";
+	s.header_menu = head.ptr && !r->c->hide_menu ? head.ptr : "";
 	s.footer_menu = foot.ptr ? foot.ptr : "";
 	s.lang = r->c->site_lang;
 	s.rss_filename = r->c->rss_filename;
