@@ -42,7 +42,7 @@ head_compare() {
 }
 
 pages=$(cd "$OUT" && find . -name index.html |
-    sed 's|^\./||; s|/\{0,1\}index\.html$||' | sort)
+    sed 's|^\./||; s|/\{0,1\}index\.html$||; s|^$|.|' | sort)
 posts=$(cd "$OUT" && find . -path './20*' -name index.html |
     sed 's|^\./||; s|/\{0,1\}index\.html$||' | sort)
 MIN=250
