@@ -574,7 +574,10 @@ do_page(const struct render *r, const struct page_job *j, struct buf *out,
 	const struct post *p = home ? r->ix->home : r->ix->pages[j->arg];
 	struct val *top;
 
-	top = page_ctx(r, "page", home ? NULL : p->title, p->description,
+	/* a page's own description, else the site's (as BSSG: not the
+	 * excerpt) */
+	top = page_ctx(r, "page", home ? NULL : p->title,
+	    p->description == p->excerpt ? NULL : p->description,
 	    home ? "/" : p->url);
 	post_meta(r, page_of(top), p);
 	if (home)
@@ -647,12 +650,9 @@ do_home(const struct render *r, const struct page_job *j, struct buf *out,
 {
 	size_t per = (size_t)r->c->posts_per_page, first, n, page = j->arg;
 	struct val *top;
-	struct buf title = BUF_INIT;
 
-	if (page > 1)
-		buf_printf(&title, "%s %zu", tr(r, "page"), page);
-	top = page_ctx(r, "home", page > 1 ? title.ptr : NULL, NULL, j->url);
-	buf_release(&title);
+	/* the head as BSSG's: "Home", "SITE - Page 2" */
+	top = render_list_ctx(r, j, "home");
 	if (page == 1)
 		website_meta(r, page_of(top));
 	first = (page - 1) * per;

@@ -417,6 +417,25 @@ render_frame_header(const struct render *r, const struct page_job *j,
 }
 
 void
+render_bssg_head(const struct render *r, const struct page_job *j,
+    struct buf *title, struct buf *description, struct buf *jsonld)
+{
+	struct frame_bufs fb = { BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT,
+	    BUF_INIT, BUF_INIT };
+	struct bssg_page pg;
+	const char *s, *e;
+
+	values(r, j, &pg, &fb);
+	buf_adds(title, pg.title);
+	buf_adds(description, pg.description);
+	/* the object inside <script ...>\n ... \n</script> */
+	if (pg.schema != NULL && (s = strchr(pg.schema, '\n')) != NULL &&
+	    (e = strstr(s, "\n</script>")) != NULL)
+		buf_add(jsonld, s + 1, (size_t)(e - s - 1));
+	release(&fb);
+}
+
+void
 render_frame_footer(const struct render *r, const struct page_job *j,
     struct buf *out)
 {
