@@ -42,6 +42,12 @@ static const struct bmap {
 	{ "POSTS_PER_PAGE", "posts_per_page", BK_INT, "10" },
 	{ "INDEX_SHOW_FULL_CONTENT", "index_show_full_content", BK_BOOL,
 	    "false" },
+	/* BSSG 0.41's switches (default: shown, and excerpts made) */
+	{ "HIDE_MENU", "hide_menu", BK_BOOL, "false" },
+	{ "HIDE_READING_TIME", "hide_reading_time", BK_BOOL, "false" },
+	{ "HIDE_INDEX_DESCRIPTIONS", "hide_index_descriptions", BK_BOOL,
+	    "false" },
+	{ "GENERATE_EXCERPT", "generate_excerpt", BK_BOOL, "true" },
 	{ "RSS_FILENAME", "rss_filename", BK_STR, "rss.xml" },
 	{ "RSS_ITEM_LIMIT", "rss_item_limit", BK_INT, "15" },
 	{ "RSS_INCLUDE_FULL_CONTENT", "rss_include_full_content", BK_BOOL,

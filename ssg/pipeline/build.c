@@ -383,12 +383,34 @@ image_feed_html(void *arg, struct buf *out, const char *html, size_t n,
 	picture_rewrite(out, html, n, &c);
 }
 
-/* What feeds, link previews and the capsule show of the images. */
+static long long
+image_bytes(void *arg, const char *src, const char *page_url,
+    enum image_use use)
+{
+	struct build *b = arg;
+	struct picture_ctx c;
+	char *dir = build_path(b, b->c.static_dir);
+	long long n;
+
+	hook_ctx(b, &c, page_url);
+	n = picture_bytes(&c, src, use, dir);
+	free(dir);
+	return n;
+}
+
+/* What feeds, link previews and the capsule show of the images; with
+ * images off, only the size of each as published (RSS enclosures). */
 static const struct image_hook *
 image_hook(struct build *b)
 {
-	if (!media_on(b->media))
-		return NULL;
+	b->images.bytes = image_bytes;
+	b->images.arg = b;
+	if (!media_on(b->media)) {
+		b->images.copy = NULL;
+		b->images.feed_html = NULL;
+		b->images.hash = 0;
+		return &b->images;
+	}
 	b->images.copy = image_copy;
 	b->images.feed_html = image_feed_html;
 	b->images.arg = b;

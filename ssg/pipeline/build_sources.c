@@ -346,9 +346,9 @@ build_parse_hash(const struct build *b)
 	size_t i;
 
 
-	buf_printf(&k, "%s\n%s\n%s\n%s\n%s\n%d\n%d", b->c.url_slug_format,
+	buf_printf(&k, "%s\n%s\n%s\n%s\n%s\n%d\n%d\n%d", b->c.url_slug_format,
 	    b->c.page_url_format, b->c.timezone, tz ? tz : "", b->c.raw_html,
-	    b->c.smart_punctuation, b->c.highlight);
+	    b->c.smart_punctuation, b->c.highlight, b->c.generate_excerpt);
 	for (i = 0; i < b->c.slugs.n; i++)
 		buf_printf(&k, "\n%s", b->c.slugs.v[i]);
 	buf_adds(&k, "\ntag_slugs");

@@ -73,6 +73,10 @@ int		 media_on(const struct media *m);
 const enum media_fmt *media_formats(const struct media *m, size_t *n);
 const char	*media_sizes(const struct media *m);
 const char	*media_mime(enum media_fmt f);
+/* The size in bytes of im's copy in format f at width w, as encoded (the
+ * published file is these bytes); -1 when it is not there. */
+long long	 media_copy_bytes(const struct media *m,
+		    const struct media_img *im, enum media_fmt f, int w);
 /* Appends the path (from the site's root, no leading slash) of im's
  * copy of width w in format f. */
 void		 media_url(struct buf *out, const struct media_img *im,

@@ -42,6 +42,19 @@ cache_path(const struct media *m, const struct media_img *im,
 	return s;
 }
 
+long long
+media_copy_bytes(const struct media *m, const struct media_img *im,
+    enum media_fmt f, int w)
+{
+	struct stat st;
+	char *p = cache_path(m, im, f, w);
+	long long n = stat(p, &st) == 0 && S_ISREG(st.st_mode) ?
+	    (long long)st.st_size : -1;
+
+	free(p);
+	return n;
+}
+
 struct copy {
 	enum media_fmt	f;
 	int		w;	/* 0: the original, stripped */

@@ -1,12 +1,16 @@
 /*
  * <img> to <picture> in a rendered page (see picture.h).
  */
+#include <sys/stat.h>
+
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "buf.h"
 #include "escape.h"
+#include "fsutil.h"
 #include "media.h"
 #include "picture.h"
 
@@ -287,6 +291,40 @@ picture_copy(const struct picture_ctx *c, const char *src,
 out:
 	buf_release(&rel);
 	return rc;
+}
+
+long long
+picture_bytes(const struct picture_ctx *c, const char *src,
+    enum image_use use, const char *static_dir)
+{
+	struct buf rel = BUF_INIT;
+	const struct media_img *im;
+	struct stat st;
+	char *path;
+	long long n = -1;
+
+	if (picture_resolve(&rel, src, strlen(src), c->site_url, c->base,
+	    c->page_url) == -1)
+		goto out;
+	/* only an image whose bytes every page's fingerprint holds (see
+	 * media_hash), so that a feed is written again when its size
+	 * changes: not an SVG */
+	if (!media_wants(rel.ptr) || (im = media_find(c->m, rel.ptr)) == NULL)
+		goto out;
+	if (media_on(c->m) && im->err == NULL &&
+	    !(im->flags & MEDIA_ANIMATED) && im->nwidths > 0) {
+		n = media_copy_bytes(c->m, im, im->fallback, copy_width(im,
+		    use == IMAGE_SHARE ? 1600 : 960));
+		goto out;
+	}
+	/* published as it is, from static/ */
+	path = path_join(static_dir, rel.ptr);
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		n = (long long)st.st_size;
+	free(path);
+out:
+	buf_release(&rel);
+	return n;
 }
 
 /* The <picture> for an <img> with attributes a, of image im. */

@@ -48,6 +48,11 @@ size_t	picture_rewrite(struct buf *out, const char *html, size_t n,
  * its size. -1 when src is no image published in copies. */
 int	picture_copy(const struct picture_ctx *c, const char *src,
 	    enum image_use use, struct buf *url, int *w, int *h);
+/* The size in bytes of the file picture_copy names for src, else of src
+ * as static_dir holds it; -1 when neither is known (remote, missing, not
+ * an image media reads, such as SVG). */
+long long picture_bytes(const struct picture_ctx *c, const char *src,
+	    enum image_use use, const char *static_dir);
 /* The static/ path an <img src> names on a page at page_url, or -1 (not
  * a local file). out gets the path, percent-decoded, without "/" first. */
 int	picture_resolve(struct buf *out, const char *src, size_t n,

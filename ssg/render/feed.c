@@ -60,6 +60,24 @@ item_image(const struct site_config *c, const struct feed *f,
 	return path;
 }
 
+/* RSS 2.0's enclosure of the featured image: url, length in bytes and
+ * type, all three required, so none when the size is not known. */
+static void
+item_enclosure(struct buf *out, const struct site_config *c,
+    const struct feed *f, const struct post *p)
+{
+	long long n;
+	const char *type;
+
+	if (f->images == NULL || f->images->bytes == NULL ||
+	    (n = f->images->bytes(f->images->arg, p->image, p->url,
+	    IMAGE_SHARE)) < 0)
+		return;
+	buf_adds(out, "<enclosure url=\"");
+	type = item_image(c, f, p, out);
+	buf_printf(out, "\" length=\"%lld\" type=\"%s\"/>\n", n, type);
+}
+
 static void
 xml_elem(struct buf *out, const char *name, const char *text)
 {
@@ -146,6 +164,7 @@ feed_rss(struct buf *out, const struct site_config *c, const struct feed *f)
 			type = item_image(c, f, p, out);
 			buf_printf(out, "\" medium=\"image\" type=\"%s\"/>\n",
 			    type);
+			item_enclosure(out, c, f, p);
 		}
 		buf_adds(out, "</item>\n");
 	}

@@ -30,6 +30,12 @@ struct image_hook {
 	 * the copy's absolute URL, with width and height. */
 	void		(*feed_html)(void *arg, struct buf *out,
 			    const char *html, size_t n, const char *page_url);
+	/* The size in bytes of the file a feed names for src (the copy
+	 * for use, else the file as published); -1 when not known (remote,
+	 * missing, SVG). Set with images off too, where copy and feed_html
+	 * are NULL. */
+	long long	(*bytes)(void *arg, const char *src, const char *page_url,
+			    enum image_use use);
 	void		*arg;
 	uint64_t	 hash;	/* of what the hooks give: in fingerprints */
 };

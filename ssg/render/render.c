@@ -377,8 +377,8 @@ page_ctx(const struct render *r, const char *kind, const char *title,
 
 	val_set_str(page, "kind", kind);
 	val_set_str(page, "title", title);
-	val_set_str(page, "description", description ? description :
-	    r->c->site_description);
+	val_set_str(page, "description", description && *description ?
+	    description : r->c->site_description);
 	set_abs(r, page, "canonical", url);
 	val_set_str(page, "og_type", "website");
 	if (fc != NULL)
@@ -432,7 +432,8 @@ post_meta(const struct render *r, struct val *page, const struct post *p)
 	buf_adds(&j, p->kind == CONTENT_POST ? "BlogPosting" : "WebPage");
 	buf_addc(&j, '"');
 	json_field(&j, "headline", p->title);
-	json_field(&j, "description", p->description);
+	json_field(&j, "description", *p->description ? p->description :
+	    r->c->site_description);
 	buf_printf(&t, "%s%s", r->c->site_url, p->url);
 	json_field(&j, "url", t.ptr);
 	json_field(&j, "mainEntityOfPage", t.ptr);
@@ -445,6 +446,7 @@ post_meta(const struct render *r, struct val *page, const struct post *p)
 		json_field(&j, "dateModified", t.ptr);
 		buf_adds(&j, ",\"author\":{\"@type\":\"Person\"");
 		json_field(&j, "name", author);
+		json_field(&j, "email", siteindex_author_email(r->ix, p));
 		buf_addc(&j, '}');
 	}
 	if (img.len > 0)
@@ -573,7 +575,10 @@ render_one_page(const struct render *r, const struct page_job *j, struct buf *ou
 	const struct post *p = home ? r->ix->home : r->ix->pages[j->arg];
 	struct val *top;
 
-	top = page_ctx(r, "page", home ? NULL : p->title, p->description,
+	/* a page's own description, else the site's (as BSSG: not the
+	 * excerpt) */
+	top = page_ctx(r, "page", home ? NULL : p->title,
+	    p->description == p->excerpt ? NULL : p->description,
 	    home ? "/" : p->url);
 	post_meta(r, page_of(top), p);
 	if (home)
@@ -646,12 +651,9 @@ render_home(const struct render *r, const struct page_job *j, struct buf *out,
 {
 	size_t per = (size_t)r->c->posts_per_page, first, n, page = j->arg;
 	struct val *top;
-	struct buf title = BUF_INIT;
 
-	if (page > 1)
-		buf_printf(&title, "%s %zu", tr(r, "page"), page);
-	top = page_ctx(r, "home", page > 1 ? title.ptr : NULL, NULL, j->url);
-	buf_release(&title);
+	/* the head as BSSG's: "Home", "SITE - Page 2" */
+	top = render_list_ctx(r, j, "home");
 	if (page == 1)
 		website_meta(r, page_of(top));
 	first = (page - 1) * per;
@@ -783,6 +785,10 @@ render_new(const struct site_config *c, const struct site_index *ix,
 	val_set_str(site, "author_name", c->author_name);
 	val_set_str(site, "author_email", c->author_email);
 	val_set_str(site, "theme", c->theme);
+	val_set_lit(site, "hide_menu", val_bool(c->hide_menu));
+	val_set_lit(site, "hide_reading_time", val_bool(c->hide_reading_time));
+	val_set_lit(site, "hide_index_descriptions",
+	    val_bool(c->hide_index_descriptions));
 	val_set_str(site, "generator", "ssg " SSG_VERSION);
 	if (c->theme_color[0] != '\0')
 		val_set_str(site, "theme_color", c->theme_color);

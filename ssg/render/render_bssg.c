@@ -109,7 +109,7 @@ render_set_frame(struct render *r, struct bssg_frame *f, struct diag *d)
 		buf_printf(&css, "<link rel=\"stylesheet\" href=\"%s%s%s\">",
 		    r->c->site_url, r->c->custom_css[0] == '/' ? "" : "/",
 		    r->c->custom_css);
-	s.header_menu = head.ptr ? head.ptr : "";
+	s.header_menu = head.ptr && !r->c->hide_menu ? head.ptr : "";
 	s.footer_menu = foot.ptr ? foot.ptr : "";
 	s.lang = r->c->site_lang;
 	s.rss_filename = r->c->rss_filename;
@@ -169,6 +169,7 @@ schema_post(struct buf *b, const struct render *r, const struct post *p,
     const char *author, const char *description, const char *image)
 {
 	struct buf t = BUF_INIT;
+	const char *email;
 
 	buf_adds(b, "<script type=\"application/ld+json\">\n{\n"
 	    "  \"@context\": \"https://schema.org\",\n"
@@ -182,10 +183,10 @@ schema_post(struct buf *b, const struct render *r, const struct post *p,
 	buf_adds(b, ",\n  \"author\": {\n    \"@type\": \"Person\",\n"
 	    "    \"name\": \"");
 	esc_json(b, author, strlen(author));
-	/* the post's own e-mail only, as BSSG */
-	if (p->author_email != NULL && *p->author_email != '\0') {
+	/* the e-mail content.sh gives the post, as BSSG */
+	if ((email = siteindex_author_email(r->ix, p)) != NULL) {
 		buf_adds(b, "\",\n    \"email\": \"");
-		esc_json(b, p->author_email, strlen(p->author_email));
+		esc_json(b, email, strlen(email));
 	}
 	buf_adds(b, "\"\n  },\n  \"publisher\": {\n    \"@type\": "
 	    "\"Organization\",\n    \"name\": \"");
@@ -224,8 +225,9 @@ head_post(const struct render *r, const struct page_job *j,
 	pg->og_type = "article";
 	pg->is_post = 1;
 	pg->author_name = siteindex_author(r->ix, p);
-	/* the front matter's description, else the site's */
-	if (p->description != NULL && p->description != p->excerpt) {
+	/* the front matter's description, else the excerpt content.sh
+	 * makes (p->description holds either) */
+	if (p->description != NULL && *p->description != '\0') {
 		buf_adds(&fb->desc, p->description);
 		pg->description = fb->desc.ptr;
 	}
@@ -275,10 +277,12 @@ head_tags(const struct render *r, const struct page_job *j,
     struct bssg_page *pg, struct frame_bufs *fb)
 {
 	(void)j;
-	(void)fb;
 	pg->title = msg(r, "all_tags");
 	pg->url = "/tags/";
 	pg->mark = 1;
+	/* generate_tags.sh's JSON-LD words, in English */
+	buf_printf(&fb->url, "List of all tags on %s", r->c->site_title);
+	fb->sdesc = fb->url.ptr;
 }
 
 void
@@ -356,6 +360,9 @@ head_authors(const struct render *r, const struct page_job *j,
 	pg->mark = 1;
 	buf_printf(&fb->desc, "%s - %s", pg->title, r->c->site_description);
 	pg->description = fb->desc.ptr;
+	/* generate_authors.sh's JSON-LD words, in English */
+	buf_printf(&fb->url, "List of all authors on %s", r->c->site_title);
+	fb->sdesc = fb->url.ptr;
 }
 
 void
@@ -455,6 +462,25 @@ render_frame_header(const struct render *r, const struct page_job *j,
 
 	values(r, j, &pg, &fb);
 	bssg_frame_header(r->frame, &pg, out);
+	release(&fb);
+}
+
+void
+render_bssg_head(const struct render *r, const struct page_job *j,
+    struct buf *title, struct buf *description, struct buf *jsonld)
+{
+	struct frame_bufs fb = { BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT,
+	    BUF_INIT, BUF_INIT, NULL, NULL };
+	struct bssg_page pg;
+	const char *s, *e;
+
+	values(r, j, &pg, &fb);
+	buf_adds(title, pg.title);
+	buf_adds(description, pg.description);
+	/* the object inside <script ...>\n ... \n</script> */
+	if (pg.schema != NULL && (s = strchr(pg.schema, '\n')) != NULL &&
+	    (e = strstr(s, "\n</script>")) != NULL)
+		buf_add(jsonld, s + 1, (size_t)(e - s - 1));
 	release(&fb);
 }
 

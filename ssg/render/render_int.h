@@ -60,6 +60,14 @@ void	 render_abs_image(const struct render *r, struct buf *out,
 const char *render_fediverse_creator(const struct render *r,
 	    const char *own, const char *author);
 /* The filled header.html before job j's page, footer.html after it. */
+/* The title, description and JSON-LD object BSSG's head gives the list
+ * page of job j (home, tags, archives, authors), appended to the bufs,
+ * for ssg's own templates to say the same. */
+void	 render_bssg_head(const struct render *r, const struct page_job *j,
+	    struct buf *title, struct buf *description, struct buf *jsonld);
+/* The top context of list page j, of that kind, with that head. */
+struct val *render_list_ctx(const struct render *r,
+	    const struct page_job *j, const char *kind);
 void	 render_frame_header(const struct render *r,
 	    const struct page_job *j, struct buf *out);
 void	 render_frame_footer(const struct render *r,

@@ -32,6 +32,24 @@ set_path(const struct render *r, struct val *m, const char *key,
 	buf_release(&b);
 }
 
+struct val *
+render_list_ctx(const struct render *r, const struct page_job *j,
+    const char *kind)
+{
+	struct buf t = BUF_INIT, d = BUF_INIT, ld = BUF_INIT;
+	struct val *top;
+
+	render_bssg_head(r, j, &t, &d, &ld);
+	top = page_ctx(r, kind, t.ptr, d.ptr, j->url);
+	if (ld.len > 0)
+		val_set((struct val *)val_get(top, "page"), "jsonld",
+		    val_str_own(buf_detach(&ld, NULL)));
+	buf_release(&t);
+	buf_release(&d);
+	buf_release(&ld);
+	return top;
+}
+
 int
 render_tags(const struct render *r, const struct page_job *j,
     struct buf *out, struct buf *err)
@@ -39,7 +57,7 @@ render_tags(const struct render *r, const struct page_job *j,
 	struct val *top, *list, *t;
 	size_t i;
 
-	top = page_ctx(r, "tags", tr(r, "all_tags"), NULL, j->url);
+	top = render_list_ctx(r, j, "tags");
 	list = val_list();
 	for (i = 0; i < r->ix->ntags; i++) {
 		t = val_map();
@@ -59,7 +77,7 @@ render_tag(const struct render *r, const struct page_job *j,
 	const struct tag_info *ti = &r->ix->tags[j->arg];
 	struct val *top, *tm;
 
-	top = page_ctx(r, "tag", ti->name, NULL, j->url);
+	top = render_list_ctx(r, j, "tag");
 	tm = val_map();
 	val_set_str(tm, "name", ti->name);
 	if (r->c->enable_tag_rss)
@@ -119,7 +137,7 @@ render_archives(const struct render *r, const struct page_job *j,
 	struct val *top, *years;
 	size_t i;
 
-	top = page_ctx(r, "archives", tr(r, "archives"), NULL, j->url);
+	top = render_list_ctx(r, j, "archives");
 	years = val_list();
 	for (i = 0; i < r->ix->nyears; i++)
 		val_push(years, year_map(r, &r->ix->years[i],
@@ -137,7 +155,7 @@ render_archive_year(const struct render *r, const struct page_job *j,
 	struct buf t = BUF_INIT;
 
 	buf_printf(&t, "%s %04d", locale_bssg(r->l, "archives_for"), y->year);
-	top = page_ctx(r, "archive", t.ptr, NULL, j->url);
+	top = render_list_ctx(r, j, "archive");
 	val_set_str(top, "heading", t.ptr);
 	val_set(top, "year", year_map(r, y, 1));
 	buf_release(&t);
@@ -154,7 +172,7 @@ render_archive_month(const struct render *r, const struct page_job *j,
 
 	buf_printf(&t, "%s ", locale_bssg(r->l, "archives_for"));
 	month_title(r, &t, m->year, m->month);
-	top = page_ctx(r, "archive", t.ptr, NULL, j->url);
+	top = render_list_ctx(r, j, "archive");
 	val_set_str(top, "heading", t.ptr);
 	val_set(top, "posts", post_list(r, m->posts, m->nposts, 0));
 	buf_release(&t);
@@ -168,7 +186,7 @@ render_authors(const struct render *r, const struct page_job *j,
 	struct val *top, *list, *a;
 	size_t i;
 
-	top = page_ctx(r, "authors", tr(r, "authors"), NULL, j->url);
+	top = render_list_ctx(r, j, "authors");
 	list = val_list();
 	for (i = 0; i < r->ix->nauthors; i++) {
 		a = val_map();
@@ -188,7 +206,7 @@ render_author(const struct render *r, const struct page_job *j,
 	const struct author_info *a = &r->ix->authors[j->arg];
 	struct val *top, *am;
 
-	top = page_ctx(r, "author", a->name, NULL, j->url);
+	top = render_list_ctx(r, j, "author");
 	am = val_map();
 	val_set_str(am, "name", a->name);
 	if (r->c->enable_author_rss)
@@ -206,7 +224,7 @@ render_pages(const struct render *r, const struct page_job *j,
 	struct val *top, *list, *p;
 	size_t i;
 
-	top = page_ctx(r, "pages", tr(r, "all_pages"), NULL, j->url);
+	top = render_list_ctx(r, j, "pages");
 	list = val_list();
 	for (i = 0; i < r->ix->nsecondary; i++) {
 		p = val_map();

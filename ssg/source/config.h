@@ -46,6 +46,10 @@ struct site_config {
 	int	 show_timezone;
 	int	 posts_per_page;
 	int	 index_show_full_content;
+	int	 hide_menu;		/* no menu in the header */
+	int	 hide_reading_time;	/* none on posts */
+	int	 hide_index_descriptions;	/* lists show no summaries */
+	int	 generate_excerpt;	/* no description: the first words */
 	int	 smart_punctuation;
 	int	 search;		/* write /search/ and its index */
 	int	 gemini;		/* write the Gemini capsule too */

@@ -482,8 +482,10 @@ content_parse(struct post *p, enum content_kind kind, const char *path,
 		name_stem(&md.excerpt, rel);
 	p->excerpt = arena_strdup(a, md.excerpt.ptr);
 	p->words = md.words;
+	/* as BSSG's content.sh: the first words, unless turned off */
 	if (p->description == NULL)
-		p->description = p->excerpt;
+		p->description = c->generate_excerpt ? p->excerpt :
+		    arena_strdup(a, "");
 
 	buf_clear(&s);
 	buf_addc(&s, '/');

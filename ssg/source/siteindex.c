@@ -201,6 +201,20 @@ siteindex_author(const struct site_index *ix, const struct post *p)
 	return p->author_name ? p->author_name : ix->site_author;
 }
 
+const char *
+siteindex_author_email(const struct site_index *ix, const struct post *p)
+{
+	const char *name = siteindex_author(ix, p);
+
+	if (p->author_email != NULL && *p->author_email != '\0')
+		return p->author_email;
+	if (name != NULL && ix->site_author != NULL &&
+	    strcmp(name, ix->site_author) == 0 && ix->site_email != NULL &&
+	    *ix->site_email != '\0')
+		return ix->site_email;
+	return NULL;
+}
+
 static void
 index_authors(struct site_index *ix)
 {

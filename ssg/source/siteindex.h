@@ -75,6 +75,11 @@ int	siteindex_build(struct site_index *ix, struct post *posts, size_t np,
 void	siteindex_release(struct site_index *ix);
 /* The name of a post's author: its own, or the site's. */
 const char *siteindex_author(const struct site_index *ix, const struct post *p);
+/* The e-mail of p's author as BSSG's content.sh gives it: the post's own,
+ * else the site's when the post is by the site's author, else NULL.
+ * Borrowed from p or the index. */
+const char *siteindex_author_email(const struct site_index *ix,
+    const struct post *p);
 /* The author with this name, or NULL. */
 const struct author_info *siteindex_author_info(const struct site_index *ix,
 	    const char *name);

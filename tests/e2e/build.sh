@@ -18,7 +18,7 @@ else fail "output paths differ:"; cat "$T/diff" >&2; fi
 # 2. One post's HTML: title escaped, date formatted in the site time zone.
 P="$S/output/2025/04/07/escaping-script-alert-x-script-quotes/index.html"
 check "post title escaped in <title>" contains "$P" \
-	"<title>Escaping &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quotes&quot; - Fixture &amp; &lt;Friends&gt;</title>"
+	"<title>Escaping &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quotes&quot; | Fixture &amp; &lt;Friends&gt;</title>"
 check "post title escaped in <h1>" contains "$P" \
 	'<h1 class="post-title p-name">Escaping &lt;script&gt;'
 check "no raw script from the title" sh -c "! grep -q '<script>alert' '$P'"

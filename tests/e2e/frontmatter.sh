@@ -30,7 +30,7 @@ while IFS= read -r want; do
 	P="$O/2025/01/$nn/p$nn/index.html"
 	h=$(hesc "$want")
 	check "post $nn built" test -f "$P"
-	check "post $nn <title>: $want" contains "$P" "<title>$h - Front matter</title>"
+	check "post $nn <title>: $want" contains "$P" "<title>$h | Front matter</title>"
 	check "post $nn <h1>: $want" grep -qF -e ">$h</h1>" "$P"
 	check "post $nn og:title: $want" contains "$P" "<meta property=\"og:title\" content=\"$h\">"
 	check "post $nn feed title: $want" contains "$O/rss.xml" "<title>$(xesc "$want")</title>"
@@ -86,7 +86,7 @@ check "HTML post: not its head" sh -c "! grep -q '<meta name=\"tags\"\|<body>' '
 EDITOR=true "$SSG" edit -C "$S" posts/2025-01-23-p23.html --no-build >/dev/null 2>&1
 check "edit of an HTML post: lastmod in front matter" grep -q '^lastmod: ' "$S/posts/2025-01-23-p23.html"
 "$SSG" build -C "$S" -q 2>/dev/null
-check "edited HTML post: title still from <title>" contains "$H" '<title>HTML: Tom &amp; Jerry - Front matter</title>'
+check "edited HTML post: title still from <title>" contains "$H" '<title>HTML: Tom &amp; Jerry | Front matter</title>'
 check "edited HTML post: body still inside <body> only" sh -c "grep -q '<p>Body of post 23.</p>' '$H' && ! grep -q '<meta name=\"tags\"' '$H'"
 check "key given twice: warning with file and line" \
 	grep -q "posts/2025-01-21-p21.md:5: warning: 'title' is given again" "$T/err"

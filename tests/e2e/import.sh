@@ -58,7 +58,7 @@ status "$SSG" import bssg "$S"
 check "import exits 0" test "$RC" -eq 0
 check "site.yaml written" test -s "$Y"
 check "summary on stdout" contains "$T/out" \
-    "$Y: 42 settings from BSSG, 5 warnings"
+    "$Y: 46 settings from BSSG, 5 warnings"
 cp "$Y" "$T/first.yaml"
 cp "$T/err" "$T/import.err"
 
@@ -114,7 +114,7 @@ check "output_dir (\${BSSG_OUTPUT:-public})" \
     has output_dir '"public"' "OUTPUT_DIR ($L:11)"
 check "templates_dir" has templates_dir '"templates"' "TEMPLATES_DIR (config.sh:13)"
 check "themes_dir" has themes_dir '"themes"' "THEMES_DIR (config.sh:14)"
-check "42 settings written" test "$(grep -c '^[a-z_]*:' "$Y")" -eq 42
+check "46 settings written" test "$(grep -c '^[a-z_]*:' "$Y")" -eq 46
 check "commonmark: no typographic punctuation" grep -q '^smart_punctuation: false' "$Y"
 # pandoc, BSSG's default processor, writes curly quotes and dashes.
 cp -R "$ROOT/tests/fixtures/bssg" "$T/pandoc"

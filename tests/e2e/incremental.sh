@@ -172,7 +172,7 @@ check "damaged list of outputs: output still equals a full build" diff -r "$S/ou
 cp -R "$S" "$T/other"
 sed -i 's/^site_title:.*/site_title: "Another"/' "$T/other/site.yaml"
 "$SSG" build -C "$T/other" -q
-check "a copied site's cache is not reused for the wrong site" grep -q "<title>Another" "$T/other/output/index.html"
+check "a copied site's cache is not reused for the wrong site" grep -q "| Another</title>" "$T/other/output/index.html"
 
 # --force renders every page again, and changes no byte.
 "$SSG" build -C "$S" --force >"$T/out" 2>&1
