@@ -94,7 +94,7 @@ UNIT_TESTS = \
 	tests/unit/test_release tests/unit/test_freebsd tests/unit/test_mdmem \
 	tests/unit/test_fsutil tests/unit/test_highlight tests/unit/test_acme \
 	tests/unit/test_caddy_renew tests/unit/test_search tests/unit/test_process \
-	tests/unit/test_manifest tests/unit/test_sink
+	tests/unit/test_manifest tests/unit/test_sink tests/unit/test_siteindex
 TEST_PROGRAMS = tests/deploy/test_plan tests/deploy/release/drv \
 	tests/deploy/freebsd/fbplan
 
