@@ -84,7 +84,8 @@ DEPLOY_OBJS = \
 	deploy/remote/agent.o deploy/remote/agent_verbs.o \
 	deploy/remote/transport.o \
 	deploy/fleet/fleet.o deploy/fleet/host.o deploy/fleet/engine.o \
-	deploy/bench/bench.o deploy/bench/bench_report.o
+	deploy/bench/bench.o deploy/bench/bench_report.o \
+	deploy/bench/remote.o deploy/bench/remote_report.o
 
 UNIT_TESTS = \
 	tests/unit/test_buf tests/unit/test_config tests/unit/test_datetime \
@@ -93,7 +94,8 @@ UNIT_TESTS = \
 	tests/unit/test_value tests/unit/test_spec tests/unit/test_confgen \
 	tests/unit/test_release tests/unit/test_freebsd tests/unit/test_mdmem \
 	tests/unit/test_fsutil tests/unit/test_highlight tests/unit/test_acme \
-	tests/unit/test_caddy_renew tests/unit/test_search tests/unit/test_process
+	tests/unit/test_caddy_renew tests/unit/test_search tests/unit/test_process \
+	tests/unit/test_bench_remote
 TEST_PROGRAMS = tests/deploy/test_plan tests/deploy/release/drv \
 	tests/deploy/freebsd/fbplan
 
@@ -118,7 +120,8 @@ deploy/libdeploy.a: $(DEPLOY_OBJS)
 	ar rcs $@ $(DEPLOY_OBJS)
 
 DEPLOY_CMD_OBJS = deploy/cmd/main.o deploy/cmd/cmd_status.o \
-	deploy/cmd/cmd_release.o deploy/cmd/cmd_fleet.o deploy/cmd/cmd_acme.o
+	deploy/cmd/cmd_release.o deploy/cmd/cmd_fleet.o deploy/cmd/cmd_acme.o \
+	deploy/cmd/cmd_bench.o
 
 bin/deploy: $(DEPLOY_CMD_OBJS) deploy/libdeploy.a ssg/libssg.a
 	@mkdir -p bin
