@@ -49,6 +49,10 @@ static const char listen_line[] =
     "else echo OS Linux; "
     "echo SOMAXCONN $(cat /proc/sys/net/core/somaxconn); "
     "cat /proc/net/netstat; ss -ltnH; fi; "
+    "echo NCPU $(getconf _NPROCESSORS_ONLN 2>/dev/null); "
+    "command -v nginx >/dev/null 2>&1 && nginx -T 2>/dev/null | sed -n "
+    "'s/^[[:space:]]*\\(worker_[a-z]*\\)[[:space:]][[:space:]]*"
+    "\\([0-9a-z]*\\);.*/NGX \\1 \\2/p'; "
     "f=/var/log/nginx/error.log; [ -r \"$f\" ] && echo WCNE "
     "$(grep -c 'worker_connections are not enough' \"$f\") "
     "$(grep -o '[0-9]* worker_connections are not enough' \"$f\" | "
@@ -243,6 +247,16 @@ bench_remote_parse_listen(const char *out, int port, struct bench_listen *l)
 	l->somaxconn = -1;
 	l->wc_short = -1;
 	l->wc = 0;
+	l->ngx_conns = l->ngx_workers = 0;
+	if ((p = strstr(out, "NGX worker_connections ")) != NULL)
+		l->ngx_conns = atoi(p + 23);
+	if ((p = strstr(out, "NGX worker_processes ")) != NULL) {
+		const char *cpu = strstr(out, "NCPU ");
+
+		l->ngx_workers = strncmp(p + 21, "auto", 4) == 0 ?
+		    (cpu != NULL ? atoi(cpu + 5) : 0) : atoi(p + 21);
+	} else if (l->ngx_conns > 0)
+		l->ngx_workers = 1;	/* nginx's default */
 	if ((p = strstr(out, "WCNE ")) != NULL &&
 	    sscanf(p + 5, "%lld %d", &l->wc_short, &l->wc) < 1)
 		l->wc_short = -1;
@@ -336,6 +350,7 @@ bench_remote_cause(const struct bench_remote *r, struct bench_step *s, int t)
 	    "kern.ipc.somaxconn" : "net.core.somaxconn";
 	char n[32], who[128];
 	struct buf b = BUF_INIT;
+	int room = 0;
 
 	s->cause[t][0] = '\0';
 	if (!l->ok)
@@ -365,7 +380,29 @@ bench_remote_cause(const struct bench_remote *r, struct bench_step *s, int t)
 			buf_printf(&b, "at a backlog of %d, connections came "
 			    "faster than its server accepts them", l->backlog);
 	}
-	if (s->wc_short[t] > 0) {
+	/* Fewer connections than were sent: nginx closes kept-alive ones
+	 * to make room, which readers see as read errors. */
+	if (t == TGT_OLD && l->ngx_conns > 0 && l->ngx_workers > 0 &&
+	    (long)l->ngx_conns * l->ngx_workers < s->conns) {
+		struct bench_cell c;
+
+		bench_remote_median(r, s, t, -1, &c);
+		if (bench_remote_success(&c) >= 0 &&
+		    bench_remote_success(&c) < 1) {
+			room = 1;
+			thousands(n, sizeof(n), s->conns);
+			buf_printf(&b, "%snginx of %s has room for %ld "
+			    "connections (worker_processes %d x "
+			    "worker_connections %d) and was sent %s: it closes "
+			    "kept-alive ones to make room; set "
+			    "worker_connections %d and worker_rlimit_nofile %d",
+			    b.len ? "; " : "", who,
+			    (long)l->ngx_conns * l->ngx_workers,
+			    l->ngx_workers, l->ngx_conns, n, BENCH_GOOD_CONNS,
+			    2 * BENCH_GOOD_CONNS + 64);
+		}
+	}
+	if (!room && s->wc_short[t] > 0) {
 		thousands(n, sizeof(n), s->wc_short[t]);
 		buf_printf(&b, "%snginx of %s ran out of connections %s times "
 		    "(worker_connections %d): ", b.len ? "; " : "", who, n,

@@ -71,6 +71,9 @@ struct bench_listen {
 	/* nginx's error log: "N worker_connections are not enough" */
 	long long	 wc_short;	/* times logged; -1 log not read */
 	int		 wc;		/* its N, or 0 */
+	/* nginx's own settings (nginx -T), 0 when unknown */
+	int		 ngx_conns;	/* worker_connections */
+	int		 ngx_workers;	/* worker_processes (auto: CPUs) */
 	char		 where[64];	/* "site blog (proxy jail)" */
 	char		 os[16];
 };

@@ -9,9 +9,9 @@
 #     as on a one-CPU server (worker_processes auto gives one worker;
 #     listen 80, so a backlog of 511 that its namespace's
 #     net.core.somaxconn of 128 caps at 128; worker_connections 768),
-#     serving the same files, logging where Debian's does
-#     (/var/log/nginx/error.log, a folder of the test's mounted there in
-#     its namespace), its sshd there for --against-ssh;
+#     serving the same files, its nginx.conf and its log where Debian's
+#     are (/etc/nginx/nginx.conf and /var/log/nginx, the test's own
+#     mounted there in its namespace), its sshd there for --against-ssh;
 #   - the distance to each client's region: no netem in this kernel, so
 #     a relay of the test's own (delay_relay.py) listens on this side of
 #     each client's link and holds every new connection 20, 80 or 150 ms
@@ -20,9 +20,9 @@
 #     blog.test and old.test at its relay.
 # Checks, at 1,000 connections (10 and 1,000, 4 s a run, 2 rounds):
 # the old server's failures in its success rate and their cause named
-# (its nginx running out of its 768 connections, which it logs, and its
-# listen queue of 128 whenever it overflowed: the burst of connections
-# does not overflow it in every run);
+# (its nginx has room for 768 connections and closes kept-alive ones to
+# take more, which wrk counts as read errors; and its listen queue of
+# 128 whenever it overflowed: the burst does not overflow it every run);
 # the site at >= 99%; each client's phases showing its delay; a client
 # without wrk told what to install; a client killed mid-run reported
 # and the others' runs kept; the JSON and the HTML report written.
@@ -129,7 +129,8 @@ http {
 }
 CONF
 on_host 4 sysctl -qw net.core.somaxconn=128
-on_host 4 nginx -c "$work/old/nginx.conf" -e /var/log/nginx/error.log
+on_host 4 mount --bind "$work/old/nginx.conf" /etc/nginx/nginx.conf
+on_host 4 nginx -e /var/log/nginx/error.log
 i=0
 while [ ! -s old/nginx.pid ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 [ "$(on_host 4 ss -ltnH 'sport = :80' | awk '{print $3}')" = 128 ] &&
@@ -186,9 +187,8 @@ new1k=$(succ 1000 new) old1k=$(succ 1000 old)
 cause=$(sed -n 's/^  1000 old: //p' run.out)
 ov=$(python3 -c "import json; print([s for s in json.load(open('run.json'))['steps'] if s['connections'] == 1000][0]['old']['listen_overflows'])")
 wc=$(python3 -c "import json; print([s for s in json.load(open('run.json'))['steps'] if s['connections'] == 1000][0]['old']['worker_connections_short'])")
-{ [ -n "$cause" ] && [ "${ov:-0}" -gt 0 ] || [ "${wc:-0}" -gt 0 ]; } &&
+echo "$cause" | grep -q "nginx of the old server has room for 768 connections (worker_processes 1 x worker_connections 768) and was sent 1,000: it closes kept-alive ones to make room; set worker_connections 16384" &&
     { [ "${ov:-0}" -eq 0 ] || echo "$cause" | grep -Eq "listen queue of the old server overflowed [0-9,]+ times: its backlog is 128 \(net.core.somaxconn is 128\); set net.core.somaxconn=4096"; } &&
-    { [ "${wc:-0}" -eq 0 ] || echo "$cause" | grep -Eq "nginx of the old server ran out of connections [0-9,]+ times \(worker_connections 768\): set worker_connections 16384"; } &&
     ok "the old server's cause named: $cause" ||
     { bad "cause for the old server: '$cause' (overflows $ov, out of connections $wc)"
       grep -v "\[notice\]" old/log/error.log | tail -5
@@ -211,7 +211,7 @@ j = json.load(open('run.json'))
 s = [x for x in j['steps'] if x['connections'] == 1000][0]
 assert s['old']['cause']
 assert s['new']['success'] >= 0.99 and s['old']['success'] < 0.99
-assert s['old']['listen_overflows'] > 0
+assert 'room for 768' in s['old']['cause']
 assert set(s['new']['clients']) == {'c1', 'c2', 'c3'}
 assert s['new']['clients']['c3']['phases_ms']['tls'] >= 150
 " && ok "the JSON: success, overflows, cause, per client phases" || bad "the JSON"

@@ -35,6 +35,9 @@ static const char linux_listen[] =
     "IpExt: 0\n"
     "LISTEN 0      128          0.0.0.0:80        0.0.0.0:*\n"
     "LISTEN 0      4096         0.0.0.0:22        0.0.0.0:*\n"
+    "NCPU 2\n"
+    "NGX worker_processes 1\n"
+    "NGX worker_connections 768\n"
     "WCNE 12 768\n";
 
 static const char freebsd_listen[] =
@@ -99,6 +102,11 @@ main(void)
 	IS_INT(l.somaxconn, 128, "somaxconn");
 	IS_INT(l.wc_short, 12, "worker_connections not enough, times");
 	IS_INT(l.wc, 768, "worker_connections");
+	IS_INT(l.ngx_conns, 768, "nginx -T: worker_connections");
+	IS_INT(l.ngx_workers, 1, "nginx -T: worker_processes");
+	bench_remote_parse_listen("OS Linux\nNCPU 4\nNGX worker_processes "
+	    "auto\nNGX worker_connections 1024\n", 80, &l);
+	IS_INT(l.ngx_workers, 4, "worker_processes auto: the CPUs");
 	bench_remote_parse_listen(linux_listen, 22, &l);
 	IS_INT(l.backlog, 4096, "backlog of port 22");
 	bench_remote_parse_listen(freebsd_listen, 80, &l);
@@ -153,6 +161,24 @@ main(void)
 	    "connections 12 times (worker_connections 768): set "
 	    "worker_connections 16384") != NULL, "and its connections: %s",
 	    st->cause[TGT_OLD]);
+	/* 1,000 connections sent, room for 768, and failures seen */
+	bench_remote_parse(run_out, 2, &st->cell[TGT_OLD][0][0]);
+	bench_remote_cause(r, st, TGT_OLD);
+	OK(strstr(st->cause[TGT_OLD], "; nginx of the old server has room "
+	    "for 768 connections (worker_processes 1 x worker_connections "
+	    "768) and was sent 1,000: it closes kept-alive ones to make room;"
+	    " set worker_connections 16384 and worker_rlimit_nofile 32832") !=
+	    NULL, "room for fewer connections than sent: %s",
+	    st->cause[TGT_OLD]);
+	memset(&st->cell[TGT_OLD][0][0], 0, sizeof(st->cell[TGT_OLD][0][0]));
+	st->overflows[TGT_OLD] = 0;
+	st->wc_short[TGT_OLD] = 0;
+	st->conns = 500;
+	bench_remote_parse(run_out, 2, &st->cell[TGT_OLD][0][0]);
+	bench_remote_cause(r, st, TGT_OLD);
+	IS_STR(st->cause[TGT_OLD], "", "room enough, no overflow: no cause");
+	memset(&st->cell[TGT_OLD][0][0], 0, sizeof(st->cell[TGT_OLD][0][0]));
+	st->conns = 1000;
 	bench_remote_parse_listen(linux_listen, 80, &st->srv[TGT_NEW]);
 	snprintf(st->srv[TGT_NEW].where, sizeof(st->srv[TGT_NEW].where),
 	    "proxy jail");
