@@ -28,6 +28,11 @@
 # and the others' runs kept; the JSON and the HTML report written.
 #
 # usage: tests/deploy/bench_remote.sh [path/to/deploy]
+# For a longer run (make bench: tests/bench/remote.sh), BENCH_REMOTE_OUT=DIR
+# makes only the run of old beside new and keeps its table, JSON and
+# report in DIR; BENCH_REMOTE_CLIENTS (3, or 4 with a client at 250 ms),
+# BENCH_REMOTE_LADDER (10,1000; must hold 10 and 1000),
+# BENCH_REMOTE_DURATION (4) and BENCH_REMOTE_ROUNDS (2) shape it.
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -40,7 +45,13 @@ needs_root bench_remote "nginx nftables iproute2 curl wrk util-linux openssh-ser
 . "$top/tests/deploy/lib.sh"
 own_net "$0" "$@"
 . "$top/tests/deploy/fleet_lib.sh"
-fleet_names "1 2 3 4"
+nc=${BENCH_REMOTE_CLIENTS:-3}
+ladder=${BENCH_REMOTE_LADDER:-10,1000}
+clients=$(seq 1 "$nc" | tr '\n' ' ')
+ohost=$((nc + 1))
+fleet_names "$clients $ohost"
+# 10,000 connections: each one twice in the relay, and an nginx
+ulimit -n 65536 2>/dev/null
 relay_pid=
 cleanup() {
 	[ -n "$relay_pid" ] && kill "$relay_pid" 2>/dev/null
@@ -55,8 +66,8 @@ for h in $hosts; do
 	fleet_host "$h" || { bad "host $h: set up"; cat "$work/h$h/sshd.log"; finish; }
 done
 hub() { echo "10.233.$((oct + $1 - 1)).1"; }	# this side of client H's link
-oldip=$(hostip 4)
-delay_of() { case $1 in 1) echo 20 ;; 2) echo 80 ;; 3) echo 150 ;; esac; }
+oldip=$(hostip "$ohost")
+delay_of() { case $1 in 1) echo 20 ;; 2) echo 80 ;; 3) echo 150 ;; *) echo 250 ;; esac; }
 D() { "$DEPLOY" "$@" --known-hosts "$work/known_hosts" --identity "$work/client_key"; }
 
 # --- the site, applied and pushed here -----------------------------------
@@ -98,8 +109,8 @@ CONF
 
 # --- the old server: stock nginx, somaxconn 128 --------------------------
 mkdir -p old/tmp old/log
-on_host 4 mkdir -p /var/log/nginx
-on_host 4 mount --bind "$work/old/log" /var/log/nginx
+on_host "$ohost" mkdir -p /var/log/nginx
+on_host "$ohost" mount --bind "$work/old/log" /var/log/nginx
 cat > old/nginx.conf <<CONF
 user root;
 worker_processes 1;
@@ -128,18 +139,18 @@ http {
 	}
 }
 CONF
-on_host 4 sysctl -qw net.core.somaxconn=128
-on_host 4 mount --bind "$work/old/nginx.conf" /etc/nginx/nginx.conf
-on_host 4 nginx -e /var/log/nginx/error.log
+on_host "$ohost" sysctl -qw net.core.somaxconn=128
+on_host "$ohost" mount --bind "$work/old/nginx.conf" /etc/nginx/nginx.conf
+on_host "$ohost" nginx -e /var/log/nginx/error.log
 i=0
 while [ ! -s old/nginx.pid ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ "$(on_host 4 ss -ltnH 'sport = :80' | awk '{print $3}')" = 128 ] &&
+[ "$(on_host "$ohost" ss -ltnH 'sport = :80' | awk '{print $3}')" = 128 ] &&
     ok "old server: stock nginx listening with a backlog of 128" ||
-    { bad "old server: $(on_host 4 ss -ltn)"; cat old/log/error.log; }
+    { bad "old server: $(on_host "$ohost" ss -ltn)"; cat old/log/error.log; }
 
 # --- the clients: their relays here, their names there -------------------
 specs=
-for h in 1 2 3; do
+for h in $clients; do
 	specs="$specs $(hub "$h"):443=127.0.0.1:443@$(delay_of "$h") $(hub "$h"):80=$oldip:80@$(delay_of "$h")"
 	printf '127.0.0.1 localhost\n%s blog.test old.test\n' "$(hub "$h")" > "h$h/hosts"
 	on_host "$h" mount --bind "$work/h$h/hosts" /etc/hosts
@@ -154,9 +165,11 @@ c=$(on_host 1 curl -sk -o /dev/null -w '%{http_code}' -m 5 https://blog.test/pos
 c2=$(on_host 3 curl -s -o /dev/null -w '%{http_code}' -m 5 http://old.test/posts/p1.html)
 [ "$c" = 200 ] && [ "$c2" = 200 ] && ok "clients reach the site and the old server through their relays" ||
     { bad "relays: site $c, old $c2"; cat relay.log; }
-from="--from c1=ssh://root@$(hostip 1) --from c2=ssh://root@$(hostip 2) --from c3=ssh://root@$(hostip 3)"
+from=
+for h in $clients; do from="$from --from c$h=ssh://root@$(hostip "$h")"; done
 
 # --- a client without wrk --------------------------------------------------
+if [ -z "${BENCH_REMOTE_OUT:-}" ]; then
 on_host 2 mount --bind /dev/null "$(command -v wrk)"
 # shellcheck disable=SC2086
 D bench -c site.yaml blog $from --connections 10 --duration 1 --rounds 1 > nowrk.out 2>&1; rc=$?
@@ -167,13 +180,19 @@ if [ $rc -ne 0 ] && grep -q "client c2 (ssh://root@$(hostip 2)) has no wrk: inst
 else
 	bad "client without wrk (rc $rc)"; cat nowrk.out
 fi
+fi
 
 # --- old beside new, 10 and 1,000 connections ----------------------------
 # shellcheck disable=SC2086
 D bench -c site.yaml blog $from --against http://old.test/ \
-    --against-ssh "ssh://root@$oldip" --connections 10,1000 --duration 4 \
-    --rounds 2 --out "$work/run" > run.out 2> run.err; rc=$?
+    --against-ssh "ssh://root@$oldip" --connections "$ladder" \
+    --duration "${BENCH_REMOTE_DURATION:-4}" --rounds "${BENCH_REMOTE_ROUNDS:-2}" \
+    --out "$work/run" > run.out 2> run.err; rc=$?
 cat run.out
+if [ -n "${BENCH_REMOTE_OUT:-}" ]; then
+	mkdir -p "$BENCH_REMOTE_OUT" && cp run.out run.json run.html "$BENCH_REMOTE_OUT/" &&
+	    echo "kept: $BENCH_REMOTE_OUT/run.html"
+fi
 # success of "all" at a step for a server: the 5th column without %
 succ() { awk -v c="$1" -v s="$2" '$1 == c && $2 == s && $3 == "all" { sub("%", "", $5); print $5 }' run.out; }
 new1k=$(succ 1000 new) old1k=$(succ 1000 old)
@@ -192,7 +211,7 @@ echo "$cause" | grep -q "nginx of the old server has room for 768 connections (w
     ok "the old server's cause named: $cause" ||
     { bad "cause for the old server: '$cause' (overflows $ov, out of connections $wc)"
       grep -v "\[notice\]" old/log/error.log | tail -5
-      on_host 4 awk '/^TcpExt/ { if (!n) { for (i = 1; i <= NF; i++) k[i] = $i; n = 1 }
+      on_host "$ohost" awk '/^TcpExt/ { if (!n) { for (i = 1; i <= NF; i++) k[i] = $i; n = 1 }
           else for (i = 1; i <= NF; i++) if (k[i] ~ /^Listen/) print k[i], $i }' /proc/net/netstat; }
 ! grep -q "^  1000 new: listen queue" run.out &&
     ok "no listen queue overflow named for the site" || bad "an overflow named for the site"
@@ -212,13 +231,14 @@ s = [x for x in j['steps'] if x['connections'] == 1000][0]
 assert s['old']['cause']
 assert s['new']['success'] >= 0.99 and s['old']['success'] < 0.99
 assert 'room for 768' in s['old']['cause']
-assert set(s['new']['clients']) == {'c1', 'c2', 'c3'}
+assert len(s['new']['clients']) == $nc
 assert s['new']['clients']['c3']['phases_ms']['tls'] >= 150
 " && ok "the JSON: success, overflows, cause, per client phases" || bad "the JSON"
 [ -s run.html ] && grep -q "<svg" run.html && grep -q "stroke-dasharray" run.html &&
     grep -q "the old server" run.html && ok "the HTML report: charts and the cause" || bad "the HTML report"
 
 # --- a client that goes away mid-run ---------------------------------------
+[ -n "${BENCH_REMOTE_OUT:-}" ] && finish
 # shellcheck disable=SC2086
 D bench -c site.yaml blog $from --connections 30 --duration 4 --rounds 1 \
     --out "$work/gone" > gone.out 2>&1 &
