@@ -688,6 +688,14 @@ preflight(struct bench_remote *r, struct diag *d)
 	return rc;
 }
 
+int
+bench_remote_timeout(int seconds)
+{
+	int t = seconds - 2;
+
+	return t < 1 ? 1 : t > 5 ? 5 : t;
+}
+
 /* The remote line of one run: the script on stdin into a file, curl's
  * single requests beside wrk, then wrk's CPU (times). */
 static void
@@ -705,9 +713,12 @@ run_line(struct buf *b, const char *url, int conns, int threads,
 	    "%{time_total} %{http_code}\\n' ");
 	esc_shell(b, url, strlen(url));
 	buf_printf(b, "; i=$((i + 1)); sleep %.1f; done ) & ", gap);
-	buf_printf(b, "wrk -t%d -c%d -d%ds --timeout 5s -s \"$s\" -H "
+	/* wrk counts a request as timed out only when it checks, every 2 s:
+	 * a timeout under the run's length makes a request that is never
+	 * answered count, not vanish when the run ends. */
+	buf_printf(b, "wrk -t%d -c%d -d%ds --timeout %ds -s \"$s\" -H "
 	    "'Accept-Encoding: " BENCH_ACCEPT_ENCODING "' ", threads, conns,
-	    seconds);
+	    seconds, bench_remote_timeout(seconds));
 	esc_shell(b, url, strlen(url));
 	buf_adds(b, "; rc=$?; wait; rm -f \"$s\"; echo TIMES; times; "
 	    "exit $rc");

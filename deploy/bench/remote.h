@@ -126,6 +126,8 @@ int	bench_remote_run(struct bench_remote *r, struct driver *drv,
 	    struct diag *d);
 void	bench_remote_release(struct bench_remote *r);
 
+/* wrk's --timeout for a run of seconds: 2 s under it, 1 to 5 s. */
+int	bench_remote_timeout(int seconds);
 /* Parses wrk's WRKSUM line, the PHASE lines and `times` into c. 0/-1. */
 int	bench_remote_parse(const char *out, int threads, struct bench_cell *c);
 /* Parses a listen reading (bench_remote.c's script's output). */

@@ -258,13 +258,16 @@ bench_remote_table(const struct bench_remote *r, struct buf *out)
 				} else if (r->clients[i].gone && (!c.ran ||
 				    c.nphase == 0)) {
 					note = "client went away";
-				}
+				} else if (c.ran && bench_remote_success(&c) < 0)
+					note = "no answer within the run";
 				table_row(out, st->conns, tgt_label[t],
 				    r->clients[i].label, &c, note);
 			}
 			bench_remote_median(r, st, t, -1, &c);
 			table_row(out, st->conns, tgt_label[t], "all", &c,
-			    c.limited[0] ? "limited by a client" : "");
+			    c.limited[0] ? "limited by a client" : c.ran &&
+			    bench_remote_success(&c) < 0 ?
+			    "no answer within the run" : "");
 		}
 		if (ratio(r, st, &m, &lo, &hi))
 			buf_printf(out, "%6d new/old: %.2fx the successful "
@@ -290,12 +293,18 @@ bench_remote_table(const struct bench_remote *r, struct buf *out)
 static void
 json_cell(struct buf *out, const struct bench_cell *c)
 {
-	buf_printf(out, "\"ok_per_s\": %.1f, \"success\": %.5f, "
+	if (bench_remote_success(c) < 0)
+		buf_printf(out, "\"ok_per_s\": %.1f, \"success\": null, ",
+		    c->rps);
+	else
+		buf_printf(out, "\"ok_per_s\": %.1f, \"success\": %.5f, ",
+		    c->rps, bench_remote_success(c));
+	buf_printf(out,
 	    "\"requests\": %lld, \"non_2xx_3xx\": %lld, \"timeouts\": %lld, "
 	    "\"connect_errors\": %lld, \"read_errors\": %lld, "
 	    "\"write_errors\": %lld, \"p50_ms\": %.3f, \"p90_ms\": %.3f, "
-	    "\"p99_ms\": %.3f, \"max_ms\": %.3f", c->rps,
-	    bench_remote_success(c), c->requests, c->bad_status, c->timeouts,
+	    "\"p99_ms\": %.3f, \"max_ms\": %.3f", c->requests,
+	    c->bad_status, c->timeouts,
 	    c->connect_err, c->read_err, c->write_err, c->p50_ms, c->p90_ms,
 	    c->p99_ms, c->max_ms);
 	if (c->nphase > 0)
