@@ -490,7 +490,9 @@ chart(const struct bench_remote *r, struct buf *out, int what)
 
 				bench_remote_median(r, &r->steps[s], t,
 				    i == r->nclients ? -1 : (int)i, &c);
-				if (!c.ran)
+				/* No answer: no latency to draw (not 0). */
+				if (!c.ran || (what == 1 && (c.requests == 0 ||
+				    c.p99_ms <= 0)))
 					continue;
 				buf_printf(out, "%s%.1f,%.1f", first ? "" : " ",
 				    XPOS(r->steps[s].conns), top + ph - ph *
