@@ -85,7 +85,8 @@ DEPLOY_OBJS = \
 	deploy/remote/transport.o \
 	deploy/fleet/fleet.o deploy/fleet/host.o deploy/fleet/engine.o \
 	deploy/bench/bench.o deploy/bench/bench_report.o \
-	deploy/bench/remote.o deploy/bench/remote_report.o
+	deploy/bench/remote.o deploy/bench/remote_report.o \
+	deploy/bench/remote_server.o
 
 UNIT_TESTS = \
 	tests/unit/test_buf tests/unit/test_config tests/unit/test_datetime \

@@ -130,7 +130,15 @@ void	bench_remote_release(struct bench_remote *r);
 int	bench_remote_timeout(int seconds);
 /* Parses wrk's WRKSUM line, the PHASE lines and `times` into c. 0/-1. */
 int	bench_remote_parse(const char *out, int threads, struct bench_cell *c);
-/* Parses a listen reading (bench_remote.c's script's output). */
+/* remote_server.c */
+/*
+ * Reads the listen side of target t into l (up to 2 readings): for the
+ * site, its proxy jail and its own jail through drv (NULL: none); for the
+ * old server, over ssh when r->against_ssh names it. Returns how many.
+ */
+int	bench_remote_read_listen(const struct bench_remote *r,
+	    struct driver *drv, int t, struct bench_listen *l);
+/* Parses a listen reading (remote_server.c's script's output). */
 void	bench_remote_parse_listen(const char *out, int port,
 	    struct bench_listen *l);
 /* The cause of a step's failures on target t (its overflows summed over

@@ -94,6 +94,10 @@ dc_bench_from(const struct opts *o, struct diag *d)
 	/* The site's listen queues are read here when its jails are here. */
 	if (!dc_fleet_mode(full, o))
 		drv = driver_open(s, d);
+	else
+		diag_warn(d, o->file, 0, "bench --from: the site's listen queues "
+		    "are read only on its host; here, causes are named for the "
+		    "old server alone");
 	if (bench_remote_run(r, drv, d) == -1 && r->nsteps > 0 &&
 	    !r->steps[0].cell[TGT_NEW][0][0].ran && r->clients[0].gone == 0) {
 		/* nothing measured (a client failed its check) */
