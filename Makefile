@@ -84,7 +84,9 @@ DEPLOY_OBJS = \
 	deploy/remote/agent.o deploy/remote/agent_verbs.o \
 	deploy/remote/transport.o \
 	deploy/fleet/fleet.o deploy/fleet/host.o deploy/fleet/engine.o \
-	deploy/bench/bench.o deploy/bench/bench_report.o
+	deploy/bench/bench.o deploy/bench/bench_report.o \
+	deploy/bench/remote.o deploy/bench/remote_report.o \
+	deploy/bench/remote_server.o
 
 UNIT_TESTS = \
 	tests/unit/test_buf tests/unit/test_config tests/unit/test_datetime \
@@ -94,7 +96,8 @@ UNIT_TESTS = \
 	tests/unit/test_release tests/unit/test_freebsd tests/unit/test_mdmem \
 	tests/unit/test_fsutil tests/unit/test_highlight tests/unit/test_acme \
 	tests/unit/test_caddy_renew tests/unit/test_search tests/unit/test_process \
-	tests/unit/test_manifest tests/unit/test_sink tests/unit/test_siteindex
+	tests/unit/test_manifest tests/unit/test_sink tests/unit/test_siteindex \
+	tests/unit/test_bench_remote
 TEST_PROGRAMS = tests/deploy/test_plan tests/deploy/release/drv \
 	tests/deploy/freebsd/fbplan
 
@@ -119,7 +122,8 @@ deploy/libdeploy.a: $(DEPLOY_OBJS)
 	ar rcs $@ $(DEPLOY_OBJS)
 
 DEPLOY_CMD_OBJS = deploy/cmd/main.o deploy/cmd/cmd_status.o \
-	deploy/cmd/cmd_release.o deploy/cmd/cmd_fleet.o deploy/cmd/cmd_acme.o
+	deploy/cmd/cmd_release.o deploy/cmd/cmd_fleet.o deploy/cmd/cmd_acme.o \
+	deploy/cmd/cmd_bench.o
 
 bin/deploy: $(DEPLOY_CMD_OBJS) deploy/libdeploy.a ssg/libssg.a
 	@mkdir -p bin
@@ -180,13 +184,20 @@ check-sanitize: deps-test
 
 # ssg against Hugo on generated corpora of 1,000 and 10,000 posts, then
 # on 60 photos, with Lighthouse on a photo post, then the search on 10,000
-# posts against Zola's index and Pagefind (tests/bench/README.md);
+# posts against Zola's index and Pagefind (tests/bench/README.md), then
+# deploy bench --from at up to 10,000 connections (tests/bench/remote.sh);
 # BENCH_ARGS=--quick for a short run of the first and the last, without
 # the photos.
 bench: deps all
 	sh tests/bench/run.sh $(BENCH_ARGS)
 	case " $(BENCH_ARGS) " in *" --quick "*) ;; *) sh tests/bench/photos.sh ;; esac
 	sh tests/bench/search.sh $(BENCH_ARGS)
+	case " $(BENCH_ARGS) " in *" --quick "*) ;; *) sh tests/bench/remote.sh ;; esac
+
+# deploy bench --from: four clients, old beside new, up to 10,000
+# connections (tests/bench/remote.sh); needs root
+bench-remote: deps all
+	sh tests/bench/remote.sh
 
 # the photos alone
 bench-photos: deps all
@@ -266,4 +277,4 @@ clean:
 		tests/deploy/freebsd/*.o tests/deploy/freebsd/*.d \
 		$(UNIT_TESTS) $(TEST_PROGRAMS) $(FUZZ_DIR)
 
-.PHONY: all deps deps-test run check check-sanitize unit-tests golden bench bench-photos bench-search install clean mutate diffinc fuzz fuzz-build
+.PHONY: all deps deps-test run check check-sanitize unit-tests golden bench bench-photos bench-search bench-remote install clean mutate diffinc fuzz fuzz-build

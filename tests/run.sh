@@ -102,6 +102,7 @@ done
 	run deploy/zero_downtime.sh sh tests/deploy/zero_downtime.sh bin/deploy
 	run deploy/fleet.sh sh tests/deploy/fleet.sh bin/deploy
 	run deploy/fleet_ssh.sh sh tests/deploy/fleet_ssh.sh bin/deploy
+	run deploy/bench_remote.sh sh tests/deploy/bench_remote.sh bin/deploy
 	run deploy/gemini.sh sh tests/deploy/gemini.sh bin/deploy
 	run deploy/acme.sh sh tests/deploy/acme.sh bin/deploy
 	run deploy/release/run.sh sh tests/deploy/release/run.sh

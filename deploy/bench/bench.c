@@ -30,11 +30,12 @@
 /* wrk prints this line from its done() hook; parsed below. */
 static const char wrk_done[] =
     "done = function(summary, latency, requests)\n"
-    "  io.write(string.format(\"WRKSUM %d %d %d %d %d %d %d %d %d %d\\n\",\n"
+    "  io.write(string.format(\"WRKSUM %d %d %d %d %d %d %d %d %d %d %d %d\\n\",\n"
     "    summary.duration, summary.requests, summary.bytes,\n"
     "    summary.errors.connect, summary.errors.read, summary.errors.write,\n"
     "    summary.errors.status, summary.errors.timeout,\n"
-    "    latency:percentile(50), latency:percentile(99)))\n"
+    "    latency:percentile(50), latency:percentile(99),\n"
+    "    latency:percentile(90), latency.max))\n"
     "end\n";
 
 enum how {
@@ -550,8 +551,8 @@ walk_page(const char *path, const struct stat *sb, int type, struct FTW *f)
  * thread going round them in turn, so that a run reads the whole site as
  * readers and crawlers do, not one cached page. Returns the page count.
  */
-static size_t
-site_script(const struct spec *s, const struct spec_site *site,
+size_t
+bench_site_script(const struct spec *s, const struct spec_site *site,
     struct buf *script)
 {
 	struct buf root = BUF_INIT;
@@ -635,7 +636,7 @@ bench_site(struct driver *drv, const struct spec_site *site,
 		goto out;
 	}
 	buf_clear(&text);
-	res->pages = site_script(s, site, &text);
+	res->pages = bench_site_script(s, site, &text);
 	if (write_file(script.ptr, text.ptr) == -1) {
 		diag_error(d, dir, 0, "%s", strerror(errno));
 		rc = -1;

@@ -77,6 +77,15 @@ struct bench_result {
 int	bench_run(struct driver *drv, const char *site,
 	    const struct bench_opts *o, struct bench_result *r, struct diag *d);
 
+/*
+ * The wrk script for site: every HTML page of its current release in
+ * turn, and the done() hook printing the WRKSUM line (duration µs,
+ * requests, bytes, errors connect read write status timeout, latency µs
+ * p50 p99 p90 max), appended to script. Returns the page count.
+ */
+size_t	bench_site_script(const struct spec *s, const struct spec_site *site,
+	    struct buf *script);
+
 /* bench_report.c: what a run shows and keeps. */
 /* Reads a previous JSON run and fills the before_* of matching rows. 0/-1. */
 int	bench_compare(struct bench_result *r, const char *path, struct diag *d);

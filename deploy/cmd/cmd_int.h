@@ -38,6 +38,14 @@ struct opts {
 	const char	*only_host;	/* --host: this host of the fleet */
 	int		 dry_run;	/* -n: print, change nothing */
 	int		 due;		/* --due: renew only what is due */
+	/* bench --from: clients, the old server, the ladder */
+	const char	*from[16];
+	int		 nfrom;
+	const char	*against;
+	const char	*against_ssh;
+	const char	*connections;
+	int		 duration;
+	int		 rounds;
 	char		*pos[4];
 	int		 npos;
 };
@@ -155,6 +163,9 @@ int	dc_acme_remove(const struct spec *h, struct diag *d);
 void	dc_acme_describe(const struct spec *h, const struct spec_site *site,
 	    const char *indent);
 int	cmd_renew(int argc, char **argv);
+
+/* cmd_bench.c: bench --from, the load made on other machines. */
+int	dc_bench_from(const struct opts *o, struct diag *d);
 
 int	cmd_status(int argc, char **argv);
 int	cmd_health(int argc, char **argv);

@@ -130,7 +130,34 @@ dc_parse_opts(const char *cmd, int argc, char **argv, struct opts *o, int maxpos
 			o->only_host = argv[++i];
 		else if (strchr(allowed, 'D') && strcmp(a, "--due") == 0)
 			o->due = 1;
-		else if (strchr(allowed, 'N') && (strcmp(a, "-n") == 0 ||
+		else if (strchr(allowed, 'R') && strcmp(a, "--from") == 0 &&
+		    i + 1 < argc) {
+			if (o->nfrom == 16) {
+				fprintf(stderr, "deploy %s: --from at most 16 "
+				    "times\n", cmd);
+				return -1;
+			}
+			o->from[o->nfrom++] = argv[++i];
+		} else if (strchr(allowed, 'R') && strcmp(a, "--against") == 0 &&
+		    i + 1 < argc)
+			o->against = argv[++i];
+		else if (strchr(allowed, 'R') && strcmp(a, "--against-ssh") ==
+		    0 && i + 1 < argc)
+			o->against_ssh = argv[++i];
+		else if (strchr(allowed, 'R') && strcmp(a, "--connections") ==
+		    0 && i + 1 < argc)
+			o->connections = argv[++i];
+		else if (strchr(allowed, 'R') && strcmp(a, "--duration") == 0 &&
+		    i + 1 < argc) {
+			if ((o->duration = count_arg(cmd, a, argv[++i], 1,
+			    BENCH_MAX_SECONDS)) == -1)
+				return -1;
+		} else if (strchr(allowed, 'R') && strcmp(a, "--rounds") == 0 &&
+		    i + 1 < argc) {
+			if ((o->rounds = count_arg(cmd, a, argv[++i], 1,
+			    9)) == -1)
+				return -1;
+		} else if (strchr(allowed, 'N') && (strcmp(a, "-n") == 0 ||
 		    strcmp(a, "--dry-run") == 0))
 			o->dry_run = 1;
 		else if (a[0] == '-' && a[1] != '\0') {
@@ -587,8 +614,16 @@ cmd_bench(int argc, char **argv)
 	struct buf b = BUF_INIT, path = BUF_INIT;
 	int rc = 1;
 
-	PARSE("bench", 1, "qsopjxHMki");
+	PARSE("bench", 1, "qsopjxHMkiR");
 	d = diag_new();
+	if (o.nfrom > 0)
+		return dc_report(d, dc_bench_from(&o, d));
+	if (o.against != NULL || o.connections != NULL || o.rounds ||
+	    o.duration) {
+		diag_error(d, NULL, 0, "--against, --connections, --rounds and "
+		    "--duration go with --from");
+		return dc_report(d, EXIT_USAGE);
+	}
 	if ((full = dc_load(&o, d, 0)) == NULL)
 		return dc_report(d, 1);
 	if (o.npos && !spec_fleet_has_site(full, o.pos[0])) {
@@ -735,13 +770,21 @@ static const struct cmd cmds[] = {
 	{ "bench", cmd_bench, "bench [-c FILE] [--quick] [--seconds N] "
 	  "[--proxy-only] "
 	  "[--out NAME] [--json] [--compare OLD.json] [--host NAME] "
-	  "[--known-hosts F] [--identity F] [SITE]",
+	  "[--known-hosts F] [--identity F] [--from LABEL=ssh://USER@HOST ...] "
+	  "[--against URL [--against-ssh ssh://USER@HOST]] "
+	  "[--connections N,N,...] [--duration S] [--rounds N] [SITE]",
 	  "wrk through the proxy and straight at the site jail, and at an "
 	  "nginx with the distribution's stock settings serving the same "
 	  "release for comparison (each run 5 s, --quick 3, --seconds N); writes NAME.json and NAME.svg (NAME: "
 	  "bench; --json prints the JSON instead). On a fleet, each host in "
 	  "turn (NAME-HOST.json on that host), then every host at once "
-	  "through its proxy, and the total." },
+	  "through its proxy, and the total. With --from LABEL=ssh://USER@HOST"
+	  "[:PORT] (repeatable): the load is made on those machines, all at "
+	  "once, along --connections (default 10,100,1000, shared out among "
+	  "them), --duration s (default 5) a run, --rounds (default 3), "
+	  "alternately against --against URL (the old server; "
+	  "--against-ssh ssh://USER@HOST reads its listen queue); writes "
+	  "NAME.json and NAME.html, names what made requests fail." },
 	{ "proxy-ca", cmd_proxy_ca, "proxy-ca [-c FILE] [--host NAME]",
 	  "Print the CA certificate the proxy signs with when it is its own "
 	  "(proxy: caddy with tls: internal), run on the host; push and "

@@ -40,6 +40,14 @@ int	confgen_site_nginx(struct buf *out, const struct spec *s,
  * Where a release keeps the site's Gemini capsule: a folder of the release
  * beside the HTML, which nginx does not serve and the Gemini server does.
  */
+/* Listen backlog of every server deploy starts, and the somaxconn it sets
+ * where it can (each jail's namespace on Linux, kern.ipc.somaxconn on
+ * FreeBSD): room for a burst of 10,000 readers. */
+#define CONFGEN_BACKLOG	4096
+/* nginx: connections per worker (a proxied reader holds two) and the open
+ * files that takes. */
+#define CONFGEN_WORKER_CONNECTIONS	16384
+#define CONFGEN_NOFILE	(2 * CONFGEN_WORKER_CONNECTIONS + 64)
 #define CONFGEN_CAPSULE	".capsule"	/* = RELEASE_CAPSULE (release.h) */
 
 /*

@@ -216,6 +216,12 @@ fb_network_create(const struct spec *s, struct fb_script *sc)
 	fb_cmd(sc, "service", "netif", "cloneup", NULL);
 	buf_printf(&val, "%s/%d", s->net.gateway_str, s->net.prefix);
 	fb_cmd(sc, "ifconfig", s->net.bridge, "inet", val.ptr, NULL);
+	/* The jails share the host's stack: its somaxconn caps every
+	 * server's listen backlog (128 by default). */
+	buf_clear(&var);
+	buf_printf(&var, "kern.ipc.somaxconn=%d", CONFGEN_BACKLOG);
+	fb_cmd(sc, "sysctl", var.ptr, NULL);
+	fb_cmd(sc, "sysrc", "-f", "/etc/sysctl.conf", var.ptr, NULL);
 	buf_release(&var);
 	buf_release(&val);
 }

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "confgen.h"
 #include "linux_int.h"
 
 /* ---- rule sets ---- */
@@ -158,9 +159,9 @@ lx_jail_descriptor(struct buf *b, const struct spec *s, const char *jail)
 	lx_veth_name(&veth, s, a);
 	spec_ntoa(a, as);
 	buf_printf(b, "netns %s\nveth %s\nbridge %s\naddress %s/%d\n"
-	    "route %s\n", ns.ptr, veth.ptr, s->net.bridge, as, s->net.prefix,
-	    routes_out(s, jail) ? s->net.gateway_str :
-	    "none");
+	    "route %s\nsomaxconn %d\n", ns.ptr, veth.ptr, s->net.bridge, as,
+	    s->net.prefix, routes_out(s, jail) ? s->net.gateway_str :
+	    "none", CONFGEN_BACKLOG);
 	jail_rules(b, s, jail);
 	buf_release(&ns);
 	buf_release(&veth);
@@ -343,6 +344,17 @@ lx_jail_create(const struct spec *s, const char *jail, struct diag *d)
 	    MUST(d, "ip", "-n", ns.ptr, "link", "set", "eth0", "up") == -1 ||
 	    MUST(d, "ip", "-n", ns.ptr, "link", "set", "lo", "up") == -1)
 		goto out;
+	/* A namespace starts with the kernel's somaxconn (128 before Linux
+	 * 5.4), which caps every listen backlog in it. */
+	{
+		char v[32];
+
+		snprintf(v, sizeof(v), "net.core.somaxconn=%d",
+		    CONFGEN_BACKLOG);
+		if (MUST(d, "ip", "netns", "exec", ns.ptr, "sysctl", "-qw",
+		    v) == -1)
+			goto out;
+	}
 	if (routes_out(s, jail) &&
 	    MUST(d, "ip", "-n", ns.ptr, "route", "add", "default", "via",
 	    (char *)s->net.gateway_str) == -1)

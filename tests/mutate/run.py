@@ -42,6 +42,7 @@ TESTS = {
     "deploy/e2e": ["sh", "tests/deploy/e2e_netns.sh", "bin/deploy"],
     "deploy/gemini": ["sh", "tests/deploy/gemini.sh", "bin/deploy"],
     "deploy/acme": ["sh", "tests/deploy/acme.sh", "bin/deploy"],
+    "deploy/bench-remote": ["sh", "tests/deploy/bench_remote.sh", "bin/deploy"],
     # the look test with one of its stylesheets on two pages: the faults
     # it catches show on every page
     "look/brutal": ["env", "LOOK_ONLY=brutal", "LOOK_PAGES=/ about/",
@@ -62,7 +63,7 @@ TIMEOUT = 600
 # first, so that the two trees finish together instead of one waiting on
 # a last long fault.
 COST = {"deploy/e2e": 45, "deploy/acme": 45, "diffinc": 30, "deploy/fleet": 20,
-        "deploy/fleet-ssh": 30,
+        "deploy/fleet-ssh": 30, "deploy/bench-remote": 80,
         "deploy/release": 20, "deploy/gemini": 12}
 
 

@@ -212,7 +212,7 @@ test_caddy_sites(void)
 	write_file(path.ptr, b.ptr);
 	CHECK(nginx_t(path.ptr, st.ptr, "10.231.7.10/32") == 0, "nginx -t refuses the site "
 	    "config:\n%s", b.ptr);
-	CHECK(strstr(b.ptr, "listen 10.231.7.10:80 default_server;") != NULL,
+	CHECK(strstr(b.ptr, "listen 10.231.7.10:80 default_server backlog=4096;") != NULL,
 	    "site listen address");
 	CHECK(strstr(b.ptr, "root /srv/cg/blog/current;") != NULL, "root");
 	CHECK(strstr(b.ptr, "gzip_static on;") != NULL &&

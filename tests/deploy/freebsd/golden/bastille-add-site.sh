@@ -33,9 +33,10 @@ user www;
 worker_processes auto;
 pid /var/deploy/run/nginx.pid;
 error_log /var/deploy/logs/error.log warn;
+worker_rlimit_nofile 32832;
 
 events {
-	worker_connections 4096;
+	worker_connections 16384;
 }
 
 http {
@@ -80,7 +81,7 @@ http {
 	}
 
 	server {
-		listen 10.17.0.13:80 default_server;
+		listen 10.17.0.13:80 default_server backlog=4096;
 		server_name _;
 		root /usr/local/www/site/current;
 		set $release_dir $release_root;

@@ -9,6 +9,8 @@ sysrc ifconfig_lo1_name=bastille0
 sysrc 'ifconfig_bastille0=inet 10.17.0.1/24'
 service netif cloneup
 ifconfig bastille0 inet 10.17.0.1/24
+sysctl kern.ipc.somaxconn=4096
+sysrc -f /etc/sysctl.conf kern.ipc.somaxconn=4096
 sysrc bastille_enable=YES
 sysrc -f /usr/local/etc/bastille/bastille.conf bastille_network_loopback=bastille0
 sysrc -f /usr/local/etc/bastille/bastille.conf bastille_network_pf_ext_if=ext_if
@@ -80,9 +82,10 @@ user www;
 worker_processes auto;
 pid /var/deploy/run/nginx.pid;
 error_log /var/deploy/logs/error.log warn;
+worker_rlimit_nofile 32832;
 
 events {
-	worker_connections 4096;
+	worker_connections 16384;
 }
 
 http {
@@ -127,7 +130,7 @@ http {
 	}
 
 	server {
-		listen 10.17.0.10:80 default_server;
+		listen 10.17.0.10:80 default_server backlog=4096;
 		server_name _;
 		root /usr/local/www/site/current;
 		set $release_dir $release_root;
@@ -194,9 +197,10 @@ user www;
 worker_processes auto;
 pid /var/deploy/run/nginx.pid;
 error_log /var/deploy/logs/error.log warn;
+worker_rlimit_nofile 32832;
 
 events {
-	worker_connections 4096;
+	worker_connections 16384;
 }
 
 http {
@@ -241,7 +245,7 @@ http {
 	}
 
 	server {
-		listen 10.17.0.11:80 default_server;
+		listen 10.17.0.11:80 default_server backlog=4096;
 		server_name _;
 		root /usr/local/www/site/current;
 		set $release_dir $release_root;
@@ -305,9 +309,10 @@ user www;
 worker_processes 2;
 pid /var/deploy/run/nginx.pid;
 error_log /var/deploy/logs/error.log warn;
+worker_rlimit_nofile 32832;
 
 events {
-	worker_connections 4096;
+	worker_connections 16384;
 }
 
 http {
@@ -349,8 +354,8 @@ http {
 	}
 
 	server {
-		listen 80 default_server;
-		listen 443 ssl http2 default_server;
+		listen 80 default_server backlog=4096;
+		listen 443 ssl http2 default_server backlog=4096;
 		server_name _;
 		ssl_reject_handshake on;
 		return 421;

@@ -9,6 +9,8 @@ sysrc ifconfig_lo1_name=bastille0
 sysrc 'ifconfig_bastille0=inet 10.17.0.1/24'
 service netif cloneup
 ifconfig bastille0 inet 10.17.0.1/24
+sysctl kern.ipc.somaxconn=4096
+sysrc -f /etc/sysctl.conf kern.ipc.somaxconn=4096
 
 # 2/11 create-jail blog 10.17.0.10
 test -e /etc/pf.conf.before-deploy || cp -p /etc/pf.conf /etc/pf.conf.before-deploy || true
@@ -90,9 +92,10 @@ user www;
 worker_processes auto;
 pid /var/deploy/run/nginx.pid;
 error_log /var/deploy/logs/error.log warn;
+worker_rlimit_nofile 32832;
 
 events {
-	worker_connections 4096;
+	worker_connections 16384;
 }
 
 http {
@@ -137,7 +140,7 @@ http {
 	}
 
 	server {
-		listen 10.17.0.10:80 default_server;
+		listen 10.17.0.10:80 default_server backlog=4096;
 		server_name _;
 		root /usr/local/www/site/current;
 		set $release_dir $release_root;
@@ -219,9 +222,10 @@ user www;
 worker_processes auto;
 pid /var/deploy/run/nginx.pid;
 error_log /var/deploy/logs/error.log warn;
+worker_rlimit_nofile 32832;
 
 events {
-	worker_connections 4096;
+	worker_connections 16384;
 }
 
 http {
@@ -266,7 +270,7 @@ http {
 	}
 
 	server {
-		listen 10.17.0.11:80 default_server;
+		listen 10.17.0.11:80 default_server backlog=4096;
 		server_name _;
 		root /usr/local/www/site/current;
 		set $release_dir $release_root;
@@ -348,9 +352,10 @@ user www;
 worker_processes 2;
 pid /var/deploy/run/nginx.pid;
 error_log /var/deploy/logs/error.log warn;
+worker_rlimit_nofile 32832;
 
 events {
-	worker_connections 4096;
+	worker_connections 16384;
 }
 
 http {
@@ -392,8 +397,8 @@ http {
 	}
 
 	server {
-		listen 80 default_server;
-		listen 443 ssl http2 default_server;
+		listen 80 default_server backlog=4096;
+		listen 443 ssl http2 default_server backlog=4096;
 		server_name _;
 		ssl_reject_handshake on;
 		return 421;
