@@ -111,8 +111,8 @@ run_wrk(struct driver *drv, const struct run *r, struct buf *out)
 	struct process_result res;
 	int i = 0;
 
-	snprintf(conns, sizeof(conns), "%d", r->conns);
-	snprintf(dur, sizeof(dur), "%ds", r->seconds);
+	xsnprintf(conns, sizeof(conns), "%d", r->conns);
+	xsnprintf(dur, sizeof(dur), "%ds", r->seconds);
 	argv[i++] = "wrk";
 	argv[i++] = "-t4";
 	argv[i++] = "-c";
@@ -127,7 +127,7 @@ run_wrk(struct driver *drv, const struct run *r, struct buf *out)
 	argv[i++] = "-H";
 	argv[i++] = "Accept-Encoding: " BENCH_ACCEPT_ENCODING;
 	if (r->host_header != NULL) {
-		snprintf(hdr, sizeof(hdr), "Host: %s", r->host_header);
+		xsnprintf(hdr, sizeof(hdr), "Host: %s", r->host_header);
 		argv[i++] = "-H";
 		argv[i++] = hdr;
 	}
@@ -258,10 +258,10 @@ stock_start(const struct spec *s, const struct spec_site *site,
 		return -1;
 	}
 	spec_ntoa(a, st->addr);
-	snprintf(cidr, sizeof(cidr), "%s/%d", st->addr, s->net.prefix);
-	snprintf(mac, sizeof(mac), "02:de:%02x:%02x:%02x:%02x", a >> 24,
+	xsnprintf(cidr, sizeof(cidr), "%s/%d", st->addr, s->net.prefix);
+	xsnprintf(mac, sizeof(mac), "02:de:%02x:%02x:%02x:%02x", a >> 24,
 	    (a >> 16) & 255, (a >> 8) & 255, a & 255);
-	snprintf(st->veth, sizeof(st->veth), "dbs%ld",
+	xsnprintf(st->veth, sizeof(st->veth), "dbs%ld",
 	    (long)getpid() % 100000000L);
 	buf_printf(&path, "%s/stock", dir);
 	st->dir = buf_detach(&path, NULL);
@@ -276,7 +276,7 @@ stock_start(const struct spec *s, const struct spec_site *site,
 
 		proc_must(NULL, flush);
 	}
-	snprintf(st->ns, sizeof(st->ns), "%s-stock-nginx-%ld", s->name,
+	xsnprintf(st->ns, sizeof(st->ns), "%s-stock-nginx-%ld", s->name,
 	    (long)getpid());
 	{
 		char *add[] = { "ip", "netns", "add", st->ns, NULL };
@@ -418,7 +418,7 @@ tree_ticks(pid_t master)
 	while ((e = readdir(dir)) != NULL) {
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		xsnprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
 		if ((fp = fopen(path, "r")) == NULL)
 			continue;
 		p = fgets(line, sizeof(line), fp);
@@ -680,8 +680,8 @@ bench_site(struct driver *drv, const struct spec_site *site,
 				buf_printf(&url, "http://%s/", site->addr_str);
 			}
 			r.url = url.ptr;
-			snprintf(row.site, sizeof(row.site), "%s", site->name);
-			snprintf(row.path, sizeof(row.path), "%s", paths[k]);
+			xsnprintf(row.site, sizeof(row.site), "%s", site->name);
+			xsnprintf(row.path, sizeof(row.path), "%s", paths[k]);
 			row.conns = conns[c];
 			for (n = 0; n < runs; n++) {
 				fprintf(stderr, "bench %s %s %d connections, "

@@ -17,7 +17,7 @@ field(const char *line, const char *end, const char *key)
 	char pat[64];
 	const char *p;
 
-	snprintf(pat, sizeof(pat), "\"%s\": ", key);
+	xsnprintf(pat, sizeof(pat), "\"%s\": ", key);
 	p = strstr(line, pat);
 	if (p == NULL || p > end)
 		return 0;
@@ -92,9 +92,9 @@ static void
 human_bytes(char *out, size_t n, double v)
 {
 	if (v >= 1048576)
-		snprintf(out, n, "%.1f MB/s", v / 1048576);
+		xsnprintf(out, n, "%.1f MB/s", v / 1048576);
 	else
-		snprintf(out, n, "%.1f KB/s", v / 1024);
+		xsnprintf(out, n, "%.1f KB/s", v / 1024);
 }
 
 /* "±N%": half the range of the runs against the median; "-" for one. */
@@ -102,9 +102,9 @@ static void
 spread(char *out, size_t n, const struct bench_stat *m)
 {
 	if (m->runs < 2 || m->rps <= 0)
-		snprintf(out, n, "-");
+		xsnprintf(out, n, "-");
 	else
-		snprintf(out, n, "±%.0f%%", 50.0 * (m->rps_max - m->rps_min) /
+		xsnprintf(out, n, "±%.0f%%", 50.0 * (m->rps_max - m->rps_min) /
 		    m->rps);
 }
 
@@ -112,9 +112,9 @@ static void
 micros(char *out, size_t n, double us)
 {
 	if (us < 0)
-		snprintf(out, n, "-");
+		xsnprintf(out, n, "-");
 	else
-		snprintf(out, n, "%.1f", us);
+		xsnprintf(out, n, "%.1f", us);
 }
 
 void
@@ -140,12 +140,12 @@ bench_table(const struct bench_result *r, struct buf *out)
 		micros(su, sizeof(su), w->m.site_us);
 		micros(pu, sizeof(pu), w->m.proxy_us);
 		if (w->before_rps > 0)
-			snprintf(ch, sizeof(ch), "%+.1f%%", 100.0 *
+			xsnprintf(ch, sizeof(ch), "%+.1f%%", 100.0 *
 			    (w->m.rps - w->before_rps) / w->before_rps);
 		if (w->stock.runs > 0 && w->stock.rps > 0) {
 			stock = 1;
-			snprintf(srps, sizeof(srps), "%.0f", w->stock.rps);
-			snprintf(ratio, sizeof(ratio), "%.2fx",
+			xsnprintf(srps, sizeof(srps), "%.0f", w->stock.rps);
+			xsnprintf(ratio, sizeof(ratio), "%.2fx",
 			    w->m.rps / w->stock.rps);
 			micros(sus, sizeof(sus), w->stock.site_us);
 		}
@@ -326,7 +326,7 @@ bench_svg(const struct bench_result *r, struct buf *out)
 	for (g = 0; g < ngroups; g++) {
 		char label[96];
 
-		snprintf(label, sizeof(label), "%s, %d connections",
+		xsnprintf(label, sizeof(label), "%s, %d connections",
 		    groups[g].site, groups[g].conns);
 		buf_printf(out, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">",
 		    y + 16);

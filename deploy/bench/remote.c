@@ -438,7 +438,7 @@ one_run(struct bench_remote *r, struct bench_step *st, int t, int round,
 			idx[n++] = i;
 	if (n == 0)
 		return;
-	snprintf(what, sizeof(what), "%s, %d connections, round %d of %d",
+	xsnprintf(what, sizeof(what), "%s, %d connections, round %d of %d",
 	    tgt_name[t], st->conns, round + 1, r->rounds);
 	memset(jobs, 0, sizeof(jobs));
 	for (k = 0; k < (int)n; k++) {
@@ -471,7 +471,7 @@ one_run(struct bench_remote *r, struct bench_step *st, int t, int round,
 		if (bench_remote_parse(jobs[k].out.ptr, threads[k],
 		    cell) == 0) {
 			if ((lim = client_limit(c, cell, conns[k])) != NULL)
-				snprintf(cell->limited, sizeof(cell->limited),
+				xsnprintf(cell->limited, sizeof(cell->limited),
 				    "%s", lim);
 		} else {
 			struct buf w = BUF_INIT;
@@ -482,7 +482,7 @@ one_run(struct bench_remote *r, struct bench_step *st, int t, int round,
 			if (jobs[k].rc == 255 || jobs[k].res.timed_out ||
 			    jobs[k].res.signal != 0) {
 				c->gone = 1;
-				snprintf(c->gone_at, sizeof(c->gone_at), "%s",
+				xsnprintf(c->gone_at, sizeof(c->gone_at), "%s",
 				    what);
 				diag_error(d, NULL, 0, "client %s (%s) went "
 				    "away during %s: %s; its runs until then "

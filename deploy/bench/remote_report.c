@@ -59,7 +59,7 @@ bench_remote_total(const struct bench_remote *r, const struct bench_step *s,
 		if (c->max_ms > out->max_ms)
 			out->max_ms = c->max_ms;
 		if (c->limited[0] != '\0' && out->limited[0] == '\0')
-			snprintf(out->limited, sizeof(out->limited), "%s",
+			xsnprintf(out->limited, sizeof(out->limited), "%s",
 			    c->limited);
 	}
 }
@@ -115,7 +115,7 @@ bench_remote_median(const struct bench_remote *r, const struct bench_step *s,
 		if (c[i].cpu > out->cpu)
 			out->cpu = c[i].cpu;
 		if (c[i].limited[0] != '\0' && out->limited[0] == '\0')
-			snprintf(out->limited, sizeof(out->limited), "%s",
+			xsnprintf(out->limited, sizeof(out->limited), "%s",
 			    c[i].limited);
 		v[0][i] = c[i].rps;
 		v[1][i] = c[i].p50_ms;
@@ -176,22 +176,22 @@ static void
 ms(char *out, size_t n, double v)
 {
 	if (v < 0)
-		snprintf(out, n, "-");
+		xsnprintf(out, n, "-");
 	else if (v < 10)
-		snprintf(out, n, "%.2f", v);
+		xsnprintf(out, n, "%.2f", v);
 	else
-		snprintf(out, n, "%.0f", v);
+		xsnprintf(out, n, "%.0f", v);
 }
 
 static void
 pct(char *out, size_t n, double v)
 {
 	if (v < 0)
-		snprintf(out, n, "-");
+		xsnprintf(out, n, "-");
 	else if (v >= 0.9995 && v < 1)
-		snprintf(out, n, "99.9%%");
+		xsnprintf(out, n, "99.9%%");
 	else
-		snprintf(out, n, "%.1f%%", v * 100);
+		xsnprintf(out, n, "%.1f%%", v * 100);
 }
 
 static void
@@ -252,7 +252,7 @@ bench_remote_table(const struct bench_remote *r, struct buf *out)
 				if (!c.ran && !r->clients[i].gone)
 					continue;
 				if (c.limited[0] != '\0') {
-					snprintf(nb, sizeof(nb), "limited by "
+					xsnprintf(nb, sizeof(nb), "limited by "
 					    "the client: %s", c.limited);
 					note = nb;
 				} else if (r->clients[i].gone && (!c.ran ||

@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "fsutil.h"
+#include "mem.h"
 #include "process.h"
 #include "transport.h"
 
@@ -66,7 +67,7 @@ bench_remote_parse_listen(const char *out, int port, struct bench_listen *l)
 		l->wc_short = -1;
 	if ((p = strstr(out, "OS ")) == NULL || sscanf(p + 3, "%15s", os) != 1)
 		return;
-	snprintf(l->os, sizeof(l->os), "%s", os);
+	xsnprintf(l->os, sizeof(l->os), "%s", os);
 	if ((p = strstr(out, "SOMAXCONN ")) != NULL)
 		l->somaxconn = atoi(p + 10);
 	if (strcmp(os, "FreeBSD") == 0) {
@@ -134,7 +135,7 @@ thousands(char *out, size_t n, long long v)
 	char digits[32];
 	size_t len, i, o = 0;
 
-	snprintf(digits, sizeof(digits), "%lld", v < 0 ? -v : v);
+	xsnprintf(digits, sizeof(digits), "%lld", v < 0 ? -v : v);
 	len = strlen(digits);
 	if (v < 0 && o + 1 < n)
 		out[o++] = '-';
@@ -160,9 +161,9 @@ bench_remote_cause(const struct bench_remote *r, struct bench_step *s, int t)
 	if (!l->ok)
 		return;
 	if (t == TGT_NEW)
-		snprintf(who, sizeof(who), "site %s (%s)", r->site, l->where);
+		xsnprintf(who, sizeof(who), "site %s (%s)", r->site, l->where);
 	else
-		snprintf(who, sizeof(who), "the old server");
+		xsnprintf(who, sizeof(who), "the old server");
 	if (s->overflows[t] > 0) {
 		thousands(n, sizeof(n), s->overflows[t]);
 		buf_printf(&b, "listen queue of %s overflowed %s times: ", who,
@@ -219,7 +220,10 @@ bench_remote_cause(const struct bench_remote *r, struct bench_step *s, int t)
 			buf_printf(&b, "deploy apply sets %d (run it)",
 			    BENCH_GOOD_CONNS);
 	}
-	snprintf(s->cause[t], sizeof(s->cause[t]), "%s", b.len ? b.ptr : "");
+	/* a cause too long to keep whole ends in "...", not cut unseen */
+	if (strfit(s->cause[t], sizeof(s->cause[t]), "%s", b.len ? b.ptr :
+	    "") == -1)
+		memcpy(s->cause[t] + sizeof(s->cause[t]) - 4, "...", 4);
 	buf_release(&b);
 }
 
@@ -313,7 +317,7 @@ bench_remote_read_listen(const struct bench_remote *r, struct driver *drv,
 			if (process_run(argv, &o, NULL) != 0)
 				continue;
 			bench_remote_parse_listen(out.ptr, ports[i], &l[n]);
-			snprintf(l[n].where, sizeof(l[n].where), "%s",
+			xsnprintf(l[n].where, sizeof(l[n].where), "%s",
 			    i == 0 ? "proxy jail" : "its jail");
 			if (drv->ops->log_path != NULL) {
 				char *lp = drv->ops->log_path(drv, jails[i]);
@@ -332,7 +336,7 @@ bench_remote_read_listen(const struct bench_remote *r, struct driver *drv,
 		if (av != NULL && process_run(av, &o, NULL) == 0) {
 			bench_remote_parse_listen(out.ptr, url_port(r->url[t]),
 			    &l[0]);
-			snprintf(l[0].where, sizeof(l[0].where), "old server");
+			xsnprintf(l[0].where, sizeof(l[0].where), "old server");
 			if (l[0].ok)
 				n = 1;
 		}

@@ -94,6 +94,10 @@ parse_host(struct ctx *c, yaml_node_t *n)
 		s->ssh_host = sp_sdup(c, rest);
 	if (*s->ssh_host == '\0' || strpbrk(s->ssh_host, "/ ") != NULL)
 		sp_err(c, sp_line_of(n), "host: bad host name in '%s'", v);
+	else if (strlen(s->ssh_host) > 253)
+		sp_err(c, sp_line_of(n), "host: a host name is at most 253 "
+		    "characters; '%.40s...' has %zu", s->ssh_host,
+		    strlen(s->ssh_host));
 	s->ssh_port = (int)port;
 }
 

@@ -11,6 +11,7 @@
 
 #include "fsutil.h"
 #include "gemini.h"
+#include "mem.h"
 
 struct reply {
 	struct buf	 body;
@@ -62,7 +63,8 @@ health_entry(const struct spec *s, int to, char *addr, size_t size,
 			/* a port without an address answers on every one of
 			 * the host's: a reader elsewhere uses the host's own
 			 * name, one here (or the host itself) its loopback */
-			snprintf(addr, size, "%s", s->net.ports[i].addr ?
+			/* (addresses and host names deploy.yaml bounds) */
+			xsnprintf(addr, size, "%s", s->net.ports[i].addr ?
 			    s->net.ports[i].addr : s->host == HOST_SSH ?
 			    s->ssh_host : "127.0.0.1");
 			*port = s->net.ports[i].port;
@@ -81,7 +83,7 @@ resolved(const char *url, const char *host, int port, const char *addr,
 	CURL *c;
 	int v6 = strchr(addr, ':') != NULL;
 
-	snprintf(to, sizeof(to), "%s:%d:%s%s%s:%d", host, port, v6 ? "[" : "",
+	xsnprintf(to, sizeof(to), "%s:%d:%s%s%s:%d", host, port, v6 ? "[" : "",
 	    addr, v6 ? "]" : "", port);
 	*res = curl_slist_append(NULL, to);
 	if ((c = curl_easy_init()) == NULL) {
@@ -129,7 +131,7 @@ health_serial(const struct spec *s, const char *host, char *serial,
 		    "443");
 		return -1;
 	}
-	snprintf(url, sizeof(url), "https://%s:%d/", host, port);
+	xsnprintf(url, sizeof(url), "https://%s:%d/", host, port);
 	if ((c = resolved(url, host, port, addr, &res, err)) == NULL)
 		return -1;
 	/* The handshake only: whatever is served, verified or not. */
@@ -145,8 +147,10 @@ health_serial(const struct spec *s, const char *host, char *serial,
 	    ci != NULL && ci->num_of_certs > 0)
 		for (l = ci->certinfo[0]; l != NULL; l = l->next)
 			if (strncmp(l->data, "Serial Number:", 14) == 0) {
-				snprintf(serial, size, "%s", l->data + 14 +
-				    strspn(l->data + 14, " "));
+				/* (the server's text: said cut when it is) */
+				if (strfit(serial, size, "%s", l->data + 14 +
+				    strspn(l->data + 14, " ")) == -1)
+					memcpy(serial + size - 4, "...", 4);
 				/* as openssl shows it, and status with it */
 				for (p = serial; *p != '\0'; p++)
 					*p = (char)toupper((unsigned char)*p);
@@ -173,9 +177,9 @@ fetch(const struct health_opts *o, const struct buf *pem, const char *host,
 	char *loc = NULL;
 
 	if (port == 443)
-		snprintf(url, sizeof(url), "https://%s%s", host, path);
+		xsnprintf(url, sizeof(url), "https://%s%s", host, path);
 	else
-		snprintf(url, sizeof(url), "https://%s:%d%s", host, port, path);
+		xsnprintf(url, sizeof(url), "https://%s:%d%s", host, port, path);
 	if ((c = resolved(url, host, port, addr, &res, err)) == NULL)
 		return -1;
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https");
@@ -216,9 +220,12 @@ fetch(const struct health_opts *o, const struct buf *pem, const char *host,
 					    NULL);
 				else if (issuer != NULL &&
 				    strncmp(l->data, "Issuer:", 7) == 0)
-					snprintf(issuer, HEALTH_ISSUER_MAX,
+					if (strfit(issuer, HEALTH_ISSUER_MAX,
 					    "%s", l->data + 7 +
-					    strspn(l->data + 7, " "));
+					    strspn(l->data + 7, " ")) == -1)
+						memcpy(issuer +
+						    HEALTH_ISSUER_MAX - 4,
+						    "...", 4);
 			}
 	}
 	curl_easy_cleanup(c);
@@ -371,8 +378,11 @@ health_check(const struct spec *s, const struct spec_site *site,
 			buf_printf(report, "ok   https://%s/ 200 release %s\n",
 			    host, rel.body.ptr);
 		if (i == 0) {
-			snprintf(res->release, sizeof(res->release), "%s",
-			    rel.body.ptr);
+			/* (the server's answer: a release id is 29 bytes) */
+			if (strfit(res->release, sizeof(res->release), "%s",
+			    rel.body.ptr) == -1)
+				memcpy(res->release + sizeof(res->release) - 4,
+				    "...", 4);
 			res->cert_expiry = exp;
 		}
 next:
