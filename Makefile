@@ -56,6 +56,7 @@ LIBSSG_OBJS = \
 	ssg/pipeline/build.o ssg/pipeline/build_memo.o ssg/pipeline/build_sources.o \
 	ssg/pipeline/compress.o ssg/pipeline/manifest.o ssg/pipeline/media.o ssg/pipeline/media_encode.o ssg/pipeline/output.o ssg/pipeline/picture.o \
 	ssg/pipeline/srccache.o ssg/pipeline/build_search.o ssg/pipeline/sink.o \
+	ssg/pipeline/pages.o \
 	ssg/cmd/backup.o ssg/cmd/check.o ssg/cmd/check_against.o ssg/cmd/cli.o \
 	ssg/cmd/search_query.o \
 	ssg/cmd/cmd_backup.o ssg/cmd/cmd_build.o ssg/cmd/cmd_check.o \

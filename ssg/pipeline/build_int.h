@@ -170,6 +170,19 @@ int	 build_load(struct build *b, size_t threads);
 int	 build_published(const struct build *b, const struct post *p,
 	    int *draft);
 
+/* pages.c */
+/* What feeds, link previews and the capsule show of the site's images
+ * (NULL: images off). */
+const struct image_hook *build_image_hook(struct build *b);
+/* Each planned job judged against the last build's list: the current
+ * ones listed as they are, the others marked (b->dirty), lists first. */
+void	 build_plan_dirty(struct build *b, size_t threads);
+/* The bodies the marked pages show, read again where the cache carried
+ * them; -1 if one could not be (then nothing renders). */
+int	 build_load_bodies(struct build *b, size_t threads);
+/* The marked pages rendered on the pool and handed to their sinks. */
+void	 build_render_pages(struct build *b, size_t threads);
+
 /* build_memo.c */
 uint64_t build_memo(struct build *b);
 uint64_t build_cached_memo(struct build *b);
