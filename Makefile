@@ -11,11 +11,13 @@ VERSION	 = 0.1.0
 CC	?= cc
 CFLAGS	?= -O2 -g
 PKGS	 = libcmark-gfm yaml-0.1 libxxhash libmicrohttpd zlib libbrotlienc libgit2 libarchive libcurl
+# deploy alone: RFC 2136 updates and TSIG (deploy/dns)
+DEPLOY_PKGS = ldns
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-Wall -Wextra $(SSG_DIRS:%=-Issg/%) $(DEPLOY_DIRS:%=-Ideploy/%) -DSSG_VERSION='"$(VERSION)"' -DHAVE_LIBSSG \
 	-DSSG_DATADIR='"$(DATADIR)"' $(CFLAGS)
-PKG_CFLAGS = $$(pkg-config --cflags $(PKGS) vips)
-LIBS	 = $$(pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lpthread -lm \
+PKG_CFLAGS = $$(pkg-config --cflags $(PKGS) $(DEPLOY_PKGS) vips)
+LIBS	 = $$(pkg-config --libs $(PKGS) $(DEPLOY_PKGS)) -lcmark-gfm-extensions -lpthread -lm \
 	-lssl -lcrypto \
 	$(LIBDL)
 # ssg opens these on first use (ssg/util/dynlib.h): their names as the loader
@@ -69,9 +71,10 @@ LIBSSG_OBJS = \
 # release (the release model and health checks), platform (jail drivers,
 # plans, generated configs), remote (agent, transport), fleet (the engine:
 # apply, push, rollback and checks over every host), bench, cmd.
-DEPLOY_DIRS = config release platform remote fleet bench cmd
+DEPLOY_DIRS = config dns release platform remote fleet bench cmd
 DEPLOY_OBJS = \
 	deploy/config/spec.o deploy/config/spec_yaml.o deploy/config/spec_site.o \
+	deploy/config/spec_dns.o deploy/dns/dns_key.o deploy/dns/dns.o \
 	deploy/release/release.o deploy/release/release_commit.o \
 	deploy/release/checkout.o deploy/release/health.o deploy/release/gemini.o \
 	deploy/platform/driver_linux.o deploy/platform/linux_util.o \
@@ -149,14 +152,14 @@ tests/deploy/freebsd/fbplan: tests/deploy/freebsd/fbplan.o $(TEST_LIBS)
 DEB_BUILD = build-essential pkg-config libcmark-gfm-dev \
 	libcmark-gfm-extensions-dev libyaml-dev libxxhash-dev \
 	libmicrohttpd-dev libgit2-dev libcurl4-openssl-dev libarchive-dev \
-	zlib1g-dev libbrotli-dev libvips-dev python3-pygments
+	zlib1g-dev libbrotli-dev libvips-dev python3-pygments libldns-dev
 DEB_TEST = shellcheck libxml2-utils curl mandoc python3 git brotli nginx \
 	libnginx-mod-http-brotli-static caddy nftables \
-	molly-brown pebble lego \
+	molly-brown pebble lego knot knot-dnsutils \
 	iproute2 util-linux openssh-server openssh-client openssl wrk \
 	clang libclang-rt-dev libvips-tools libimage-exiftool-perl gnome-backgrounds
 FREEBSD_PKGS = pkgconf cmark libyaml xxhash libmicrohttpd libgit2 curl \
-	libarchive brotli vips py311-pygments
+	libarchive brotli vips py311-pygments ldns
 
 deps:
 	@DEB="$(DEB_BUILD) $(DEB_EXTRA)" FREEBSD="$(FREEBSD_PKGS)" sh tests/deps.sh
@@ -200,7 +203,7 @@ bench-search: deps all
 # network supplies, built with clang's libFuzzer, ASan and UBSan into
 # tests/fuzz/build/. make fuzz runs each for FUZZ_SECONDS.
 FUZZ_DIR	 = tests/fuzz/build
-FUZZ_TARGETS	 = post template siteyaml bssgconf deployyaml agent bssgframe gemtext caddyrenew picture search
+FUZZ_TARGETS	 = post template siteyaml bssgconf deployyaml agent bssgframe gemtext caddyrenew picture search tsigkey
 FUZZ_SECONDS	?= 60
 FUZZ_CC		?= clang
 # A 4 MB bound on a page keeps each input well inside the fuzzers'
