@@ -87,6 +87,7 @@ DEPLOY_OBJS = \
 	deploy/remote/agent.o deploy/remote/agent_verbs.o \
 	deploy/remote/transport.o \
 	deploy/fleet/fleet.o deploy/fleet/host.o deploy/fleet/engine.o \
+	deploy/fleet/engine_dns.o \
 	deploy/bench/bench.o deploy/bench/bench_report.o
 
 UNIT_TESTS = \
@@ -122,7 +123,8 @@ deploy/libdeploy.a: $(DEPLOY_OBJS)
 	ar rcs $@ $(DEPLOY_OBJS)
 
 DEPLOY_CMD_OBJS = deploy/cmd/main.o deploy/cmd/cmd_status.o \
-	deploy/cmd/cmd_release.o deploy/cmd/cmd_fleet.o deploy/cmd/cmd_acme.o
+	deploy/cmd/cmd_release.o deploy/cmd/cmd_fleet.o deploy/cmd/cmd_acme.o \
+	deploy/cmd/cmd_dns.o
 
 bin/deploy: $(DEPLOY_CMD_OBJS) deploy/libdeploy.a ssg/libssg.a
 	@mkdir -p bin

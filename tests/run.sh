@@ -104,6 +104,7 @@ done
 	run deploy/fleet_ssh.sh sh tests/deploy/fleet_ssh.sh bin/deploy
 	run deploy/gemini.sh sh tests/deploy/gemini.sh bin/deploy
 	run deploy/acme.sh sh tests/deploy/acme.sh bin/deploy
+	run deploy/dns.sh sh tests/deploy/dns.sh bin/deploy
 	run deploy/release/run.sh sh tests/deploy/release/run.sh
 	run deploy/freebsd/run.sh sh tests/deploy/freebsd/run.sh
 	# Every parser of text from users or the network: corpus, then 15 s each.

@@ -135,6 +135,17 @@ int	dc_on_hosts_with(const char *cmd, const struct opts *o,
 	    int parallel, void (*got)(struct fleet_member *, void *), void *arg,
 	    struct diag *d);
 
+/* cmd_dns.c */
+/*
+ * With dns: in deploy.yaml, and not on a host for its controller: for
+ * every site of s (or only that one), its hosts checked and the records
+ * of its domains compared with the healthy hosts' addresses, or
+ * published (engine_dns). 0 in step, 1 on a difference without publish,
+ * -1 after saying why in d.
+ */
+int	dc_dns(const struct opts *o, const struct spec *s, const char *only,
+	    int publish, struct diag *d);
+
 /* cmd_acme.c: the nginx proxy's ACME certificates (acme.h) */
 
 /* 1 when h's proxy is nginx with tls acme and h is this machine on

@@ -414,6 +414,10 @@ plan_and_maybe_apply(const char *cmd, const struct opts *o, int apply,
 			rc = 1;
 	}
 out:
+	/* the records follow the hosts that now pass their check */
+	if (apply && mode == PLAN_APPLY && s->dns != NULL &&
+	    dc_dns(o, s, site, 1, d) != 0)
+		rc = 1;
 	plan_release(&p);
 	observed_release(&obs);
 	driver_free(drv);
@@ -435,7 +439,7 @@ cmd_apply(int argc, char **argv)
 {
 	struct opts o;
 
-	PARSE("apply", 0, "kiHM");
+	PARSE("apply", 0, "akiHM");
 	return plan_and_maybe_apply("apply", &o, 1, PLAN_APPLY, NULL);
 }
 
@@ -686,10 +690,11 @@ static const struct cmd cmds[] = {
 	  "Print the actions that would bring the host to deploy.yaml; on "
 	  "FreeBSD (freebsd-bastille, freebsd-jail) the exact sh script "
 	  "apply would run; on a fleet, every host's, under its name." },
-	{ "apply", cmd_apply, "apply [-c FILE] [--host NAME] [--max-parallel N] "
-	  "[--known-hosts F] [--identity F]",
+	{ "apply", cmd_apply, "apply [-c FILE] [--cacert FILE] [--host NAME] "
+	  "[--max-parallel N] [--known-hosts F] [--identity F]",
 	  "Carry the plan out; says \"nothing to do\" when there is none; "
-	  "on a fleet, on every host, exit 1 if any failed." },
+	  "on a fleet, on every host, exit 1 if any failed. With dns:, then "
+	  "publishes each domain's records: the hosts that pass their check." },
 	{ "destroy", cmd_destroy, "destroy [-c FILE] [-f | -n] [--host NAME] "
 	  "[--max-parallel N] [--known-hosts F] [--identity F] [SITE]",
 	  "Remove one site (jail, config, releases) or everything, on every "
@@ -698,7 +703,9 @@ static const struct cmd cmds[] = {
 	  "[--max-parallel N] [--known-hosts F] [--identity F] [SITE]",
 	  "Jails, servers, current release and its age, health, "
 	  "certificate expiry; on a fleet, each host's under its name, then "
-	  "each host's current release, exit 1 on drift." },
+	  "each host's current release, exit 1 on drift. With dns:, per "
+	  "domain what the server answers and what deploy expects, exit 1 "
+	  "on a difference." },
 	{ "renew", cmd_renew, "renew [-c FILE] [--due] [--host NAME] [SITE]",
 	  "Proxy with tls acme: get a new certificate for every site "
 	  "(or SITE) now, served from the proxy's next handshake (Caddy: "

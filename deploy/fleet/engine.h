@@ -79,6 +79,22 @@ int	engine_current(struct fleet *f, const struct engine_opts *o,
 size_t	engine_health(struct fleet *f, const struct engine_opts *o);
 
 /*
+ * DNS in step with the hosts of one site (f as fleet_init_hosts makes it
+ * for a site; nothing to do without dns: in deploy.yaml): checks each
+ * host once, as a reader would, and compares, for each of the site's
+ * domains, the A and AAAA records the server answers with the addresses
+ * of the hosts that passed (a host that failed is left out, and said so
+ * on o->out). With publish set, replaces the records that differ (an
+ * update conditional on what was read); refuses to take over records
+ * holding addresses that are not the fleet's unless dns.adopt, and
+ * never publishes an empty set: with no healthy host the records stay.
+ * Returns 0 when in step (after publishing), 1 on a difference without
+ * publish, -1 after saying why in d.
+ */
+int	engine_dns(struct fleet *f, const struct engine_opts *o, int publish,
+	    struct diag *d);
+
+/*
  * Runs `deploy CMD ARGS` for every host of f, each on its own host where
  * its platform's driver must run there (plan, apply, destroy, status,
  * logs, bench: host_command), at most f->max_parallel at once. Each

@@ -42,6 +42,7 @@ TESTS = {
     "deploy/e2e": ["sh", "tests/deploy/e2e_netns.sh", "bin/deploy"],
     "deploy/gemini": ["sh", "tests/deploy/gemini.sh", "bin/deploy"],
     "deploy/acme": ["sh", "tests/deploy/acme.sh", "bin/deploy"],
+    "deploy/dns": ["sh", "tests/deploy/dns.sh", "bin/deploy"],
     # the look test with one of its stylesheets on two pages: the faults
     # it catches show on every page
     "look/brutal": ["env", "LOOK_ONLY=brutal", "LOOK_PAGES=/ about/",
