@@ -100,7 +100,7 @@ UNIT_TESTS = \
 	tests/unit/test_caddy_renew tests/unit/test_search tests/unit/test_process \
 	tests/unit/test_manifest
 TEST_PROGRAMS = tests/deploy/test_plan tests/deploy/release/drv \
-	tests/deploy/freebsd/fbplan
+	tests/deploy/freebsd/fbplan tests/deploy/dns_race
 
 all: bin/ssg bin/deploy
 
@@ -141,6 +141,9 @@ tests/deploy/test_plan: tests/deploy/test_plan.o $(TEST_LIBS)
 
 tests/deploy/release/drv: tests/deploy/release/drv.o $(TEST_LIBS)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/deploy/release/drv.o $(TEST_LIBS) $(LIBS)
+
+tests/deploy/dns_race: tests/deploy/dns_race.o $(TEST_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ tests/deploy/dns_race.o $(TEST_LIBS) $(LIBS)
 
 tests/deploy/freebsd/fbplan: tests/deploy/freebsd/fbplan.o $(TEST_LIBS)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/deploy/freebsd/fbplan.o $(TEST_LIBS) \

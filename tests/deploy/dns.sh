@@ -164,6 +164,17 @@ if [ $rc -eq 0 ] && grep -q "^dns blog.test: published" adopt.out &&
 else
 	bad "publish with adopt (rc $rc): $(q blog.test A)"; cat adopt.out
 fi
+# Another deploy that read the records before this one published them:
+# its update is conditional on what it read, and refused.
+if "$top/tests/deploy/dns_race" adopt.yaml blog.test 198.51.100.7 203.0.113.9 \
+    2> race.err; then
+	bad "an update on stale records was taken"
+elif grep -q "the records of blog.test changed since deploy read them" race.err &&
+    [ "$(q blog.test A)" = "$both" ]; then
+	ok "an update made on stale records is refused (prerequisites), nothing changed"
+else
+	bad "stale update: $(q blog.test A)"; cat race.err
+fi
 others > others.after
 cmp -s others.before others.after &&
     ok "every other record of the zone as it was (MX of blog.test too)" ||

@@ -57,6 +57,7 @@ PROGRAMS = {
     "deploy/plan": ["tests/deploy/test_plan"],
     "deploy/release": ["tests/deploy/release/drv"],
     "deploy/freebsd": ["tests/deploy/freebsd/fbplan"],
+    "deploy/dns": ["tests/deploy/dns_race"],
 }
 TIMEOUT = 600
 # Rough seconds a fault takes, by its first test: the slow ones start
