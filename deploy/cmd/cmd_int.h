@@ -38,6 +38,10 @@ struct opts {
 	const char	*only_host;	/* --host: this host of the fleet */
 	int		 dry_run;	/* -n: print, change nothing */
 	int		 due;		/* --due: renew only what is due */
+	int		 interval;	/* watch: seconds between rounds */
+	int		 fall;		/* watch: failures before withdrawal */
+	int		 rise;		/* watch: passes before return */
+	int		 rounds;	/* watch: stop after so many, 0 never */
 	char		*pos[4];
 	int		 npos;
 };
@@ -145,6 +149,8 @@ int	dc_on_hosts_with(const char *cmd, const struct opts *o,
  */
 int	dc_dns(const struct opts *o, const struct spec *s, const char *only,
 	    int publish, struct diag *d);
+/* deploy watch: checks at an interval, keeps DNS to the hosts that are up. */
+int	cmd_watch(int argc, char **argv);
 
 /* cmd_acme.c: the nginx proxy's ACME certificates (acme.h) */
 

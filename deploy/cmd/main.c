@@ -128,7 +128,23 @@ dc_parse_opts(const char *cmd, int argc, char **argv, struct opts *o, int maxpos
 		else if (strchr(allowed, 'H') && strcmp(a, "--host") == 0 &&
 		    i + 1 < argc)
 			o->only_host = argv[++i];
-		else if (strchr(allowed, 'D') && strcmp(a, "--due") == 0)
+		else if (strchr(allowed, 'W') && i + 1 < argc &&
+		    (strcmp(a, "--interval") == 0 || strcmp(a, "--fall") == 0 ||
+		    strcmp(a, "--rise") == 0 || strcmp(a, "--rounds") == 0)) {
+			int v = count_arg(cmd, a, argv[++i], 1,
+			    strcmp(a, "--interval") == 0 ? 86400 : 1000000);
+
+			if (v == -1)
+				return -1;
+			if (strcmp(a, "--interval") == 0)
+				o->interval = v;
+			else if (strcmp(a, "--fall") == 0)
+				o->fall = v;
+			else if (strcmp(a, "--rise") == 0)
+				o->rise = v;
+			else
+				o->rounds = v;
+		} else if (strchr(allowed, 'D') && strcmp(a, "--due") == 0)
 			o->due = 1;
 		else if (strchr(allowed, 'N') && (strcmp(a, "-n") == 0 ||
 		    strcmp(a, "--dry-run") == 0))
@@ -731,6 +747,15 @@ static const struct cmd cmds[] = {
 	  "Switch back to an older release: the one that served before the "
 	  "current one (releases marks it previous), else the newest older "
 	  "one; or to ID; on every host of the site." },
+	{ "watch", cmd_watch, "watch [-c FILE] [--interval S] [--fall N] "
+	  "[--rise N] [--rounds N] [--cacert FILE] [--max-parallel N] "
+	  "[--known-hosts F] [--identity F] [SITE]",
+	  "With dns: in deploy.yaml, in the foreground: check every host of "
+	  "every site (or SITE) each S seconds (10), withdraw a host's records "
+	  "after N failed checks in a row (3), put them back after N passed "
+	  "(2), never withdraw a domain's last healthy host; one line per "
+	  "change; DNS errors are said and retried. --rounds N stops after N "
+	  "rounds." },
 	{ "releases", cmd_releases, "releases [-c FILE] [--known-hosts F] "
 	  "[--identity F] SITE",
 	  "List the releases on every host, oldest first; exit 1 on drift "

@@ -130,7 +130,8 @@ dns_query(const struct spec_dns *dns, const char *name, struct dns_addrs *out,
 		    LDNS_RR_CLASS_IN, 0);
 		if (st != LDNS_STATUS_OK || p == NULL) {
 			rc = diag_error(d, NULL, 0, "dns server %s: no answer "
-			    "for %s: %s", w, name, ldns_get_errorstr_by_id(st));
+			    "for %s: %s (is it running and reachable from "
+			    "here?)", w, name, ldns_get_errorstr_by_id(st));
 		} else if ((rcode = ldns_pkt_get_rcode(p)) !=
 		    LDNS_RCODE_NOERROR && rcode != LDNS_RCODE_NXDOMAIN) {
 			char *rs = ldns_pkt_rcode2str(rcode);

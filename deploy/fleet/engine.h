@@ -24,6 +24,7 @@ struct engine_opts {
 					 * own CA read on each host */
 	const char	*canary;	/* push: switched and checked first */
 	const char	*expect;	/* health: the release wanted */
+	int		 quiet;		/* dns: no line for what is in step */
 	FILE		*out;
 };
 
@@ -93,6 +94,18 @@ size_t	engine_health(struct fleet *f, const struct engine_opts *o);
  */
 int	engine_dns(struct fleet *f, const struct engine_opts *o, int publish,
 	    struct diag *d);
+
+/*
+ * The two halves of engine_dns, for a caller that decides itself which
+ * hosts are up (deploy watch). engine_dns_check checks each host of f
+ * once: ok[i] (f->n of them) set when it passed, why[i] (caller frees)
+ * why not; returns how many passed. engine_dns_sync compares or
+ * publishes as engine_dns does, with the hosts whose up[i] is set.
+ */
+int	engine_dns_check(struct fleet *f, const struct engine_opts *o, int *ok,
+	    char **why);
+int	engine_dns_sync(struct fleet *f, const struct engine_opts *o,
+	    const int *up, int publish, struct diag *d);
 
 /*
  * Runs `deploy CMD ARGS` for every host of f, each on its own host where

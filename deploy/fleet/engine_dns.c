@@ -63,13 +63,34 @@ fleet_addresses(const struct spec *s, struct dns_addrs *all)
 }
 
 int
-engine_dns(struct fleet *f, const struct engine_opts *o, int publish,
-    struct diag *d)
+engine_dns_check(struct fleet *f, const struct engine_opts *o, int *ok,
+    char **why)
+{
+	struct dns_job j;
+	size_t i, n = 0;
+
+	j.o = o;
+	j.ok = ok;
+	j.why = why;
+	for (i = 0; i < f->n; i++) {
+		ok[i] = 0;
+		why[i] = NULL;
+	}
+	f->job = &j;
+	fleet_each(f, 0, step_check);
+	f->job = NULL;
+	for (i = 0; i < f->n; i++)
+		n += ok[i] != 0;
+	return (int)n;
+}
+
+int
+engine_dns_sync(struct fleet *f, const struct engine_opts *o, const int *up,
+    int publish, struct diag *d)
 {
 	const struct spec *s = f->m[0].host;
 	const struct spec_site *site = f->m[0].site;
 	const struct spec_dns *dns = s->dns;
-	struct dns_job j;
 	struct dns_addrs want, all;
 	size_t i, k, healthy = 0;
 	int rc = 0;
@@ -77,21 +98,12 @@ engine_dns(struct fleet *f, const struct engine_opts *o, int publish,
 
 	if (dns == NULL || site == NULL)
 		return 0;
-	j.o = o;
-	j.ok = xcalloc(f->n, sizeof(*j.ok));
-	j.why = xcalloc(f->n, sizeof(*j.why));
-	f->job = &j;
-	fleet_each(f, 0, step_check);
-	f->job = NULL;
 	memset(&want, 0, sizeof(want));
 	for (i = 0; i < f->n; i++) {
 		const struct spec *h = f->m[i].host;
 
-		if (!j.ok[i]) {
-			fprintf(o->out, "dns: host %s left out: %s\n",
-			    h->label, j.why[i]);
+		if (!up[i])
 			continue;
-		}
 		healthy++;
 		for (k = 0; k < h->naddresses; k++)
 			dns_addrs_add(&want, h->addresses[k]);
@@ -128,7 +140,9 @@ engine_dns(struct fleet *f, const struct engine_opts *o, int publish,
 			continue;
 		}
 		if (dns_addrs_equal(&have, &want)) {
-			fprintf(o->out, "dns %s: in step (%s)\n", name, a);
+			if (!o->quiet)
+				fprintf(o->out, "dns %s: in step (%s)\n", name,
+				    a);
 			continue;
 		}
 		/* deploy owns the RRsets it made: others' addresses are
@@ -137,11 +151,10 @@ engine_dns(struct fleet *f, const struct engine_opts *o, int publish,
 			if (!dns_addrs_has(&all, have.a[x]))
 				break;
 		if (!dns->adopt && x < have.n) {
-			rc = diag_error(d, dns->key_file ? s->file : NULL,
-			    dns->line, "dns %s: the server holds %s, not an "
-			    "address of the fleet: set dns.adopt: true to "
-			    "take its A/AAAA records over; nothing changed",
-			    name, have.a[x]);
+			rc = diag_error(d, s->file, dns->line, "dns %s: the "
+			    "server holds %s, not an address of the fleet: set "
+			    "dns.adopt: true to take its A/AAAA records over; "
+			    "nothing changed", name, have.a[x]);
 			continue;
 		}
 		if (dns_replace(dns, name, &have, &want, d) == -1) {
@@ -150,9 +163,31 @@ engine_dns(struct fleet *f, const struct engine_opts *o, int publish,
 		}
 		fprintf(o->out, "dns %s: published %s (was %s)\n", name, b, a);
 	}
+	return rc;
+}
+
+int
+engine_dns(struct fleet *f, const struct engine_opts *o, int publish,
+    struct diag *d)
+{
+	int *ok;
+	char **why;
+	size_t i;
+	int rc;
+
+	if (f->m[0].host->dns == NULL || f->m[0].site == NULL)
+		return 0;
+	ok = xcalloc(f->n, sizeof(*ok));
+	why = xcalloc(f->n, sizeof(*why));
+	engine_dns_check(f, o, ok, why);
 	for (i = 0; i < f->n; i++)
-		free(j.why[i]);
-	free(j.why);
-	free(j.ok);
+		if (!ok[i])
+			fprintf(o->out, "dns: host %s left out: %s\n",
+			    f->m[i].host->label, why[i]);
+	rc = engine_dns_sync(f, o, ok, publish, d);
+	for (i = 0; i < f->n; i++)
+		free(why[i]);
+	free(why);
+	free(ok);
 	return rc;
 }

@@ -26,6 +26,7 @@ own_net "$0" "$@"
 fleet_names "1 2"
 dns_cleanup() {
 	[ -s "$work/knot/knotd.pid" ] && kill "$(cat "$work/knot/knotd.pid")" 2>/dev/null
+	[ -n "${watch:-}" ] && kill "$watch" 2>/dev/null
 	fleet_cleanup
 }
 trap dns_cleanup EXIT
@@ -207,6 +208,73 @@ if [ $rc -eq 0 ] && [ "$(q blog.test A)" = "$both" ]; then
 else
 	bad "h2 back (rc $rc): $(q blog.test A)"; cat back.out
 fi
+
+# --- deploy watch: fall 3, rise 2, each second -----------------------------
+# until SECONDS CMD...: 0 as soon as CMD succeeds, 1 after SECONDS
+until_ok() {
+	n=$(($1 * 5)); shift
+	while [ "$n" -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.2; n=$((n - 1))
+	done
+	return 1
+}
+answers() { [ "$(q blog.test A)" = "$1" ]; }
+# deploy itself in the background (not a subshell), so that kill reaches it
+"$DEPLOY" watch -c adopt.yaml --interval 1 --fall 3 --rise 2 --cacert "$work/cert.pem" \
+    --known-hosts "$work/known_hosts" --identity "$work/client_key" > watch.out 2>&1 &
+watch=$!
+until_ok 10 grep -q "^watching 1 site every 1 s (fall 3, rise 2)" watch.out &&
+    ok "watch started" || { bad "watch did not start"; cat watch.out; }
+ip netns exec "$(hostns 2)" nft flush ruleset
+t0=$(date +%s)
+if until_ok 20 answers "$a1" &&
+    grep -q " blog host h2: withdrawn after 3 failed checks: " watch.out; then
+	ok "watch: h2 withdrawn $(( $(date +%s) - t0 )) s after its failure (fall 3, every 1 s)"
+else
+	bad "watch did not withdraw h2: $(q blog.test A)"; cat watch.out
+fi
+ip netns exec "$(hostns 2)" nft -f h2.nft
+t0=$(date +%s)
+if until_ok 20 answers "$both" &&
+    grep -q " blog host h2: up, passed its check again" watch.out; then
+	ok "watch: h2 back $(( $(date +%s) - t0 )) s after it recovered (rise 2)"
+else
+	bad "watch did not put h2 back: $(q blog.test A)"; cat watch.out
+fi
+ip netns exec "$(hostns 1)" nft list ruleset > h1.nft
+ip netns exec "$(hostns 1)" nft flush ruleset
+ip netns exec "$(hostns 2)" nft flush ruleset
+if until_ok 20 grep -q "but it is the last healthy host: kept" watch.out; then
+	sleep 2
+	if [ -n "$(q blog.test A)" ] && [ "$(q blog.test A)" != "$both" ]; then
+		ok "both hosts fail: one withdrawn, the last one kept ($(q blog.test A))"
+	else
+		bad "last healthy host: $(q blog.test A)"; cat watch.out
+	fi
+else
+	bad "no last healthy host kept"; cat watch.out
+fi
+ip netns exec "$(hostns 1)" nft -f h1.nft
+ip netns exec "$(hostns 2)" nft -f h2.nft
+until_ok 20 answers "$both" && ok "both recovered: both published again" ||
+    { bad "not both back: $(q blog.test A)"; cat watch.out; }
+# the DNS server down: watch says so and goes on
+kill "$(cat knot/knotd.pid)"
+sleep 3
+if kill -0 "$watch" 2>/dev/null && grep -q "dns server 127.0.0.1:5353: " watch.out; then
+	ok "knotd down: watch reports it and keeps running"
+else
+	bad "watch with knotd down"; cat watch.out
+fi
+knotd -c knot/knot.conf >> knot/knotd.log 2>&1 &
+until_ok 10 answers "$both" && ok "knotd back: the records as they were" ||
+    bad "after knotd's restart: $(q blog.test A)"
+kill "$watch"
+wait "$watch"; rc=$?
+watch=
+[ $rc -eq 0 ] && ok "watch stops on SIGTERM, exit 0" || { bad "watch exit $rc"; cat watch.out; }
+! grep -q "$secret" watch.out || bad "watch printed the secret"
 others > others.after
 cmp -s others.before others.after && ok "other records still as they were" ||
     { bad "other records changed"; diff others.before others.after; }
