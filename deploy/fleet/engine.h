@@ -86,9 +86,11 @@ size_t	engine_health(struct fleet *f, const struct engine_opts *o);
  * domains, the A and AAAA records the server answers with the addresses
  * of the hosts that passed (a host that failed is left out, and said so
  * on o->out). With publish set, replaces the records that differ (an
- * update conditional on what was read); refuses to take over records
- * holding addresses that are not the fleet's unless dns.adopt, and
- * never publishes an empty set: with no healthy host the records stay.
+ * update conditional on what was read) and keeps what it published in
+ * .deploy/dns/NAME beside deploy.yaml; refuses to take over records
+ * holding addresses that are neither the fleet's nor published by it
+ * before, unless dns.adopt; and never publishes an empty set: with no
+ * healthy host the records stay.
  * Returns 0 when in step (after publishing), 1 on a difference without
  * publish, -1 after saying why in d.
  */

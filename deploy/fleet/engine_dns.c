@@ -2,6 +2,7 @@
  * site's domains kept to the addresses of its hosts that pass their
  * check, on the server of deploy.yaml's dns: (dns.h). */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "dns.h"
 #include "engine.h"
 #include "fleet.h"
+#include "fsutil.h"
 #include "host.h"
 #include "mem.h"
 
@@ -62,6 +64,59 @@ fleet_addresses(const struct spec *s, struct dns_addrs *all)
 			dns_addrs_add(all, s->hosts[i]->addresses[k]);
 }
 
+/*
+ * What deploy last published for a domain, kept beside deploy.yaml in
+ * .deploy/dns/NAME, one address a line: addresses of a host that has
+ * left the fleet, or moved, are deploy's own to withdraw, not others'.
+ */
+static char *
+published_path(const struct spec *s, const char *name)
+{
+	struct buf b = BUF_INIT;
+	const char *slash = strrchr(s->file, '/');
+
+	if (slash != NULL)
+		buf_add(&b, s->file, (size_t)(slash - s->file + 1));
+	buf_printf(&b, ".deploy/dns/%s", name);
+	return buf_detach(&b, NULL);
+}
+
+static void
+published_read(const struct spec *s, const char *name, struct dns_addrs *out)
+{
+	char *path = published_path(s, name), line[128];
+	FILE *fp;
+
+	memset(out, 0, sizeof(*out));
+	if ((fp = fopen(path, "r")) != NULL) {
+		while (fgets(line, sizeof(line), fp) != NULL) {
+			line[strcspn(line, "\n")] = '\0';
+			dns_addrs_add(out, line);
+		}
+		fclose(fp);
+	}
+	free(path);
+}
+
+static int
+published_write(const struct spec *s, const char *name,
+    const struct dns_addrs *set, struct diag *d)
+{
+	char *path = published_path(s, name);
+	struct buf b = BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < set->n; i++)
+		buf_printf(&b, "%s\n", set->a[i]);
+	if (fs_write_atomic(path, b.ptr, b.len) == -1)
+		rc = diag_error(d, path, 0, "cannot keep what was published "
+		    "for %s: %s", name, strerror(errno));
+	buf_release(&b);
+	free(path);
+	return rc;
+}
+
 int
 engine_dns_check(struct fleet *f, const struct engine_opts *o, int *ok,
     char **why)
@@ -111,7 +166,7 @@ engine_dns_sync(struct fleet *f, const struct engine_opts *o, const int *up,
 	fleet_addresses(s, &all);
 	for (k = 0; k < site->ndomains; k++) {
 		const char *name = site->domains[k];
-		struct dns_addrs have;
+		struct dns_addrs have, mine;
 		size_t x;
 
 		if (dns_query(dns, name, &have, d) == -1) {
@@ -140,6 +195,8 @@ engine_dns_sync(struct fleet *f, const struct engine_opts *o, const int *up,
 			continue;
 		}
 		if (dns_addrs_equal(&have, &want)) {
+			if (published_write(s, name, &want, d) == -1)
+				rc = -1;
 			if (!o->quiet)
 				fprintf(o->out, "dns %s: in step (%s)\n", name,
 				    a);
@@ -147,8 +204,10 @@ engine_dns_sync(struct fleet *f, const struct engine_opts *o, const int *up,
 		}
 		/* deploy owns the RRsets it made: others' addresses are
 		 * taken over only when asked */
+		published_read(s, name, &mine);
 		for (x = 0; x < have.n && !dns->adopt; x++)
-			if (!dns_addrs_has(&all, have.a[x]))
+			if (!dns_addrs_has(&all, have.a[x]) &&
+			    !dns_addrs_has(&mine, have.a[x]))
 				break;
 		if (!dns->adopt && x < have.n) {
 			rc = diag_error(d, s->file, dns->line, "dns %s: the "
@@ -157,7 +216,8 @@ engine_dns_sync(struct fleet *f, const struct engine_opts *o, const int *up,
 			    "nothing changed", name, have.a[x]);
 			continue;
 		}
-		if (dns_replace(dns, name, &have, &want, d) == -1) {
+		if (dns_replace(dns, name, &have, &want, d) == -1 ||
+		    published_write(s, name, &want, d) == -1) {
 			rc = -1;
 			continue;
 		}

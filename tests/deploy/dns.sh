@@ -93,6 +93,7 @@ done
 q() {	# q NAME TYPE: what Knot answers, sorted, one a line
 	kdig -p 5353 @127.0.0.1 +short "$1" "$2" | sort
 }
+answers() { [ "$(q blog.test A)" = "$1" ]; }
 # the zone without blog.test's A/AAAA records and the SOA's serial
 others() {
 	kdig -p 5353 @127.0.0.1 test AXFR +nocomments +nostats 2>/dev/null |
@@ -209,6 +210,19 @@ else
 	bad "h2 back (rc $rc): $(q blog.test A)"; cat back.out
 fi
 
+# h2 moves to another address: its old one was deploy's, so it goes
+# without adopt; and back
+sed "s/address: \[$a2\]/address: [192.0.2.77]/" fleet.yaml > moved.yaml
+D apply -c moved.yaml > moved.out 2>&1; rc=$?
+if [ $rc -eq 0 ] && [ "$(q blog.test A)" = "$(printf '%s\n' "$a1" 192.0.2.77 | sort)" ]; then
+	ok "a host's address changes: its old record, deploy's own, replaced without adopt"
+else
+	bad "moved host (rc $rc): $(q blog.test A)"; cat moved.out
+fi
+D apply -c fleet.yaml > back2.out 2>&1; rc=$?
+[ $rc -eq 0 ] && answers "$both" && ok "and back" ||
+    { bad "moved back (rc $rc): $(q blog.test A)"; cat back2.out; }
+
 # --- deploy watch: fall 3, rise 2, each second -----------------------------
 # until SECONDS CMD...: 0 as soon as CMD succeeds, 1 after SECONDS
 until_ok() {
@@ -219,8 +233,8 @@ until_ok() {
 	done
 	return 1
 }
-answers() { [ "$(q blog.test A)" = "$1" ]; }
 # deploy itself in the background (not a subshell), so that kill reaches it
+: > watch.out
 "$DEPLOY" watch -c adopt.yaml --interval 1 --fall 3 --rise 2 --cacert "$work/cert.pem" \
     --known-hosts "$work/known_hosts" --identity "$work/client_key" > watch.out 2>&1 &
 watch=$!
