@@ -16,8 +16,13 @@ struct diag;
  * no message, log line or command line holds it.
  */
 
-/* A TSIG key as BIND's tsig-keygen and Knot's keymgr print it:
- *	key "NAME" { algorithm hmac-sha256; secret "BASE64"; };	*/
+/* A TSIG key as BIND's tsig-keygen prints it:
+ *	key "NAME" { algorithm hmac-sha256; secret "BASE64"; };
+ * or Knot's keymgr -t:
+ *	key:
+ *	  - id: NAME
+ *	    algorithm: hmac-sha256
+ *	    secret: BASE64						*/
 struct dns_key {
 	char	name[256];
 	char	alg[32];

@@ -1,5 +1,5 @@
-/* TSIG key files, as tsig-keygen and keymgr print them, and sets of
- * addresses: the parts of dns.h that need no DNS library. */
+/* TSIG key files, as BIND's tsig-keygen and Knot's keymgr print them,
+ * and sets of addresses: the parts of dns.h that need no DNS library. */
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -140,13 +140,116 @@ static const char *const algorithms[] = {
 	"hmac-sha512", NULL
 };
 
+static int
+set_alg(struct dns_key *k, const char *v)
+{
+	size_t i;
+
+	for (i = 0; algorithms[i] != NULL; i++)
+		if (strcasecmp(v, algorithms[i]) == 0) {
+			snprintf(k->alg, sizeof(k->alg), "%s", algorithms[i]);
+			return 0;
+		}
+	return -1;
+}
+
+/*
+ * Knot's form, as `keymgr -t NAME` prints it:
+ *	key:
+ *	  - id: NAME
+ *	    algorithm: hmac-sha256
+ *	    secret: BASE64
+ */
+static int
+parse_knot(struct lex *x, struct dns_key *k)
+{
+	const char *p = x->p, *end = x->end;
+	int seen_key = 0, have_id = 0, have_alg = 0, have_secret = 0;
+
+	x->line = 1;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *e = eol ? eol : end, *v;
+		char field[16], val[300];
+		size_t fl, vl;
+
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		if (!seen_key && p < e && *p != '#') {
+			if (e - p < 4 || strncmp(p, "key:", 4) != 0)
+				return lex_fail(x, "expected 'key:'");
+			seen_key = 1;
+			p = e;
+		}
+		if (p < e && *p == '-' && p + 1 < e && p[1] == ' ') {
+			if (have_id)
+				return lex_fail(x, "more than one key in the "
+				    "file");
+			for (p += 2; p < e && *p == ' '; p++)
+				;
+		}
+		while (e > p && (e[-1] == ' ' || e[-1] == '\r'))
+			e--;
+		if (p < e && *p != '#') {
+			if ((v = memchr(p, ':', (size_t)(e - p))) == NULL ||
+			    (fl = (size_t)(v - p)) >= sizeof(field))
+				return lex_fail(x, "expected 'id:', "
+				    "'algorithm:' or 'secret:'");
+			memcpy(field, p, fl);
+			field[fl] = '\0';
+			for (v++; v < e && *v == ' '; v++)
+				;
+			if ((vl = (size_t)(e - v)) >= sizeof(val))
+				return lex_fail(x, "a value is too long");
+			memcpy(val, v, vl);
+			val[vl] = '\0';
+			if (strcmp(field, "id") == 0) {
+				if (have_id++ || vl == 0 || vl >= sizeof(k->name) ||
+				    strspn(val, "abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != vl)
+					return lex_fail(x, "a bad or second id");
+				memcpy(k->name, val, vl + 1);
+			} else if (strcmp(field, "algorithm") == 0) {
+				if (have_alg++ || set_alg(k, val) == -1)
+					return lex_fail(x, "algorithm is not one "
+					    "of hmac-sha1, hmac-sha224, "
+					    "hmac-sha256, hmac-sha384, "
+					    "hmac-sha512, or given twice");
+			} else if (strcmp(field, "secret") == 0) {
+				int bad = have_secret++ || !valid_base64(val) ||
+				    vl >= sizeof(k->secret);
+
+				if (!bad)
+					memcpy(k->secret, val, vl + 1);
+				memset(val, 0, sizeof(val));
+				if (bad)
+					return lex_fail(x, "the secret is not "
+					    "base64, or given twice");
+			} else
+				return lex_fail(x, "unknown field '%.15s' (a "
+				    "key takes id, algorithm and secret)",
+				    field);
+		}
+		if (eol == NULL)
+			break;
+		p = eol + 1;
+		x->line++;
+	}
+	if (!have_id)
+		return lex_fail(x, "the key has no id");
+	if (!have_alg)
+		return lex_fail(x, "the key has no algorithm");
+	if (!have_secret)
+		return lex_fail(x, "the key has no secret");
+	return 0;
+}
+
 int
 dns_key_parse(const char *text, size_t len, struct dns_key *k, int *line,
     char *err, size_t errlen)
 {
 	struct lex x;
 	int r, have_alg = 0, have_secret = 0;
-	size_t i;
 
 	memset(&x, 0, sizeof(x));
 	memset(k, 0, sizeof(*k));
@@ -156,6 +259,12 @@ dns_key_parse(const char *text, size_t len, struct dns_key *k, int *line,
 	x.err = err;
 	x.errlen = errlen;
 	x.eline = line;
+	/* Knot's form starts (after comments) with "key:" */
+	skip(&x);
+	if (x.end - x.p >= 4 && strncmp(x.p, "key:", 4) == 0) {
+		x.p = text;
+		return parse_knot(&x, k);
+	}
 	if (expect(&x, "key") == -1)
 		return -1;
 	if ((r = next(&x)) != 0 || x.tok[0] == '\0' ||
@@ -181,15 +290,11 @@ dns_key_parse(const char *text, size_t len, struct dns_key *k, int *line,
 			if ((r = next(&x)) != 0)
 				return r == -1 ? -1 : lex_fail(&x, "expected "
 				    "an algorithm");
-			for (i = 0; algorithms[i] != NULL; i++)
-				if (strcasecmp(x.tok, algorithms[i]) == 0)
-					break;
-			if (algorithms[i] == NULL)
+			if (set_alg(k, x.tok) == -1)
 				return lex_fail(&x, "algorithm '%.40s' is "
 				    "not one of hmac-sha1, hmac-sha224, "
 				    "hmac-sha256, hmac-sha384, hmac-sha512",
 				    x.tok);
-			snprintf(k->alg, sizeof(k->alg), "%s", algorithms[i]);
 		} else if (!x.quoted && strcmp(x.tok, "secret") == 0) {
 			if (have_secret++)
 				return lex_fail(&x, "secret given twice");

@@ -37,10 +37,9 @@ fleet_keys
 mkdir -p knot/db
 keymgr -t deploy-key hmac-sha256 > knot/key.yaml
 secret=$(sed -n 's/^ *secret: //p' knot/key.yaml)
-# the same key as BIND's tsig-keygen prints it, for deploy
+# deploy reads keymgr's output as it is; a wrong secret in BIND's form
+install -m 600 knot/key.yaml tsig.key
 umask 077
-printf 'key "deploy-key" {\n\talgorithm hmac-sha256;\n\tsecret "%s";\n};\n' \
-    "$secret" > tsig.key
 printf 'key "deploy-key" {\n\talgorithm hmac-sha256;\n\tsecret "%s";\n};\n' \
     "$(printf 'not the secret at all' | base64)" > wrong.key
 umask 022

@@ -507,6 +507,21 @@ tsig_key(void)
 		{ "key \"k\" { secret \"" SECRET "; };",
 		  "is not closed", 1 },
 		{ "key \"k\" { owner x; };", "unknown statement 'owner'", 1 },
+		/* Knot's form, as keymgr -t prints it */
+		{ "# hmac-sha256:k:" SECRET "\nkey:\n  - id: k\n"
+		  "    algorithm: hmac-sha256\n    secret: " SECRET "\n",
+		  NULL, 0 },
+		{ "key:\n  - id: k\n    algorithm: hmac-sha256\n",
+		  "the key has no secret", 4 },
+		{ "key:\n  - id: k\n    algorithm: md5\n    secret: " SECRET,
+		  "algorithm is not one of", 3 },
+		{ "key:\n  - id: k\n    secret: " SECRET "\n"
+		  "    algorithm: hmac-sha256\n  - id: l\n",
+		  "more than one key", 5 },
+		{ "key:\n  - id: k\n    storage: /x\n", "unknown field 'storage'",
+		  3 },
+		{ "key:\n  - id: k\n    algorithm: hmac-sha1\n    secret: a*b=\n",
+		  "the secret is not base64", 4 },
 	};
 	struct dns_key k;
 	size_t i;
