@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cmd_int.h"
 #include "diag.h"
@@ -56,6 +57,66 @@ dc_dns(const struct opts *o, const struct spec *s, const char *only,
 			if (fleet_close(&f, d) == -1)
 				rc = -1;
 		}
+	}
+	fflush(stdout);
+	return rc;
+}
+
+/* Withdraws the hosts destroy is about to remove, then waits out the TTL. */
+int
+dc_dns_withdraw(const struct opts *o, const struct spec *s, const char *only,
+    struct diag *d)
+{
+	struct engine_opts eo;
+	size_t k, j, m, i;
+	int rc = 0, changed = 0, r;
+
+	if (s->dns == NULL || dc_on_host.label != NULL)
+		return 0;
+	memset(&eo, 0, sizeof(eo));
+	eo.cacert = o->cacert;
+	eo.out = stdout;
+	eo.quiet = 1;
+	for (k = 0; k < s->nhosts; k++) {
+		const struct spec *h = s->hosts[k];
+
+		for (j = 0; j < h->nsites; j++) {
+			const char *name = h->sites[j].name;
+			struct opts all = *o;
+			struct fleet f;
+			int *up;
+
+			if (only != NULL && strcmp(only, name) != 0)
+				continue;
+			for (m = 0; m < k && !spec_site(s->hosts[m], name);
+			    m++)
+				;
+			if (m < k)
+				continue;
+			all.only_host = NULL;
+			if (dc_fleet_open(&f, &all, s, name, d) == -1)
+				return -1;
+			/* the hosts that stay keep their records as they are */
+			up = xcalloc(f.n, sizeof(*up));
+			for (i = 0; i < f.n; i++)
+				up[i] = o->only_host != NULL &&
+				    strcmp(f.m[i].host->label, o->only_host) != 0;
+			r = engine_dns_sync(&f, &eo, up, 2, d);
+			if (r == -1)
+				rc = -1;
+			else if (r == 2)
+				changed = 1;
+			free(up);
+			if (fleet_close(&f, d) == -1)
+				rc = -1;
+		}
+	}
+	if (rc == 0 && changed) {
+		printf("dns: waiting %d s (the records' TTL) before destroying, "
+		    "so that resolvers forget the withdrawn addresses\n",
+		    s->dns->ttl);
+		fflush(stdout);
+		sleep((unsigned)s->dns->ttl);
 	}
 	fflush(stdout);
 	return rc;

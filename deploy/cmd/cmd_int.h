@@ -149,6 +149,14 @@ int	dc_on_hosts_with(const char *cmd, const struct opts *o,
  */
 int	dc_dns(const struct opts *o, const struct spec *s, const char *only,
 	    int publish, struct diag *d);
+/*
+ * Before destroy removes --host's host (every host without --host): its
+ * addresses withdrawn from the records of every site (or only) and the
+ * TTL waited out; with every host going, the records deploy owns are
+ * removed. 0, or -1 after saying why in d (then nothing is destroyed).
+ */
+int	dc_dns_withdraw(const struct opts *o, const struct spec *s,
+	    const char *only, struct diag *d);
 /* deploy watch: checks at an interval, keeps DNS to the hosts that are up. */
 int	cmd_watch(int argc, char **argv);
 

@@ -312,6 +312,11 @@ plan_on_hosts(const char *cmd, const struct opts *o, const struct spec *s,
 			n = 0;
 		}
 		args[n++] = o->dry_run ? "-n" : "-f";
+		/* readers sent elsewhere before the host goes */
+		if (!o->dry_run && dc_dns_withdraw(o, s, site, d) == -1) {
+			printf("nothing changed\n");
+			return 1;
+		}
 	}
 	if (site != NULL)
 		args[n++] = site;
@@ -416,6 +421,10 @@ plan_and_maybe_apply(const char *cmd, const struct opts *o, int apply,
 			rc = 1;
 			goto out;
 		}
+	}
+	if (mode != PLAN_APPLY && dc_dns_withdraw(o, s, site, d) == -1) {
+		printf("nothing changed\n");
+		goto out;
 	}
 	if (plan_apply(&p, drv, stdout, d) == 0) {
 		printf("done: %zu action%s\n", p.n, p.n == 1 ? "" : "s");

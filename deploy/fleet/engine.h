@@ -91,8 +91,8 @@ size_t	engine_health(struct fleet *f, const struct engine_opts *o);
  * holding addresses that are neither the fleet's nor published by it
  * before, unless dns.adopt; and never publishes an empty set: with no
  * healthy host the records stay.
- * Returns 0 when in step (after publishing), 1 on a difference without
- * publish, -1 after saying why in d.
+ * Returns 0 when in step, 2 after publishing a change, 1 on a
+ * difference without publish, -1 after saying why in d.
  */
 int	engine_dns(struct fleet *f, const struct engine_opts *o, int publish,
 	    struct diag *d);
@@ -101,8 +101,10 @@ int	engine_dns(struct fleet *f, const struct engine_opts *o, int publish,
  * The two halves of engine_dns, for a caller that decides itself which
  * hosts are up (deploy watch). engine_dns_check checks each host of f
  * once: ok[i] (f->n of them) set when it passed, why[i] (caller frees)
- * why not; returns how many passed. engine_dns_sync compares or
- * publishes as engine_dns does, with the hosts whose up[i] is set.
+ * why not; returns how many passed. engine_dns_sync compares (publish
+ * 0) or publishes (1) as engine_dns does, with the hosts whose up[i] is
+ * set; publish 2 withdraws (destroy): with no host up, it removes the
+ * records. 2 when it changed records, else as engine_dns.
  */
 int	engine_dns_check(struct fleet *f, const struct engine_opts *o, int *ok,
 	    char **why);

@@ -148,7 +148,7 @@ engine_dns_sync(struct fleet *f, const struct engine_opts *o, const int *up,
 	const struct spec_dns *dns = s->dns;
 	struct dns_addrs want, all;
 	size_t i, k, healthy = 0;
-	int rc = 0;
+	int rc = 0, changed = 0;
 	char a[4096], b[4096];
 
 	if (dns == NULL || site == NULL)
@@ -188,7 +188,7 @@ engine_dns_sync(struct fleet *f, const struct engine_opts *o, const int *up,
 		}
 		/* before the first push, or every host down: withdrawing
 		 * the last one helps no reader */
-		if (healthy == 0) {
+		if (healthy == 0 && publish != 2) {
 			fprintf(o->out, "dns %s: no host of site %s passes its "
 			    "check: the records are left as they are (%s)\n",
 			    name, site->name, a);
@@ -222,8 +222,9 @@ engine_dns_sync(struct fleet *f, const struct engine_opts *o, const int *up,
 			continue;
 		}
 		fprintf(o->out, "dns %s: published %s (was %s)\n", name, b, a);
+		changed = 1;
 	}
-	return rc;
+	return rc == 0 && changed ? 2 : rc;
 }
 
 int

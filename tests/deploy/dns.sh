@@ -7,8 +7,9 @@
 # dns.adopt; a wrong secret is refused with a clear error and changes
 # nothing; with adopt the records become the hosts' addresses; a host
 # failing its check is withdrawn and comes back when it recovers; status
-# compares; the zone's other records stay as they were. knotd is stopped
-# on exit.
+# compares; watch withdraws and returns a host, keeps the last one and
+# outlives the DNS server; destroy withdraws first; the zone's other
+# records stay as they were. knotd is stopped on exit.
 #
 # usage: tests/deploy/dns.sh [path/to/deploy]
 
@@ -288,7 +289,28 @@ wait "$watch"; rc=$?
 watch=
 [ $rc -eq 0 ] && ok "watch stops on SIGTERM, exit 0" || { bad "watch exit $rc"; cat watch.out; }
 ! grep -q "$secret" watch.out || bad "watch printed the secret"
+
+# --- destroy: the host withdrawn first, then the TTL, then its jails ------
+sed 's/^  ttl: 30$/  ttl: 2/' fleet.yaml > short.yaml
+De() {	# destroy: no check, so no CA
+	"$DEPLOY" destroy "$@" --known-hosts "$work/known_hosts" --identity "$work/client_key"
+}
+De -c short.yaml --host h2 -f > de.out 2>&1; rc=$?
+w=$(grep -n "^dns: waiting 2 s (the records' TTL) before destroying" de.out | cut -d: -f1)
+j=$(grep -n "destroy-jail\|^done:" de.out | head -1 | cut -d: -f1)
+if [ $rc -eq 0 ] && answers "$a1" && [ -n "$w" ] && [ -n "$j" ] && [ "$w" -lt "$j" ] &&
+    [ -z "$(on_host 2 ip netns list)" ]; then
+	ok "destroy --host h2: withdrawn, the TTL waited out, then its jails removed"
+else
+	bad "destroy h2 (rc $rc): $(q blog.test A)"; cat de.out
+fi
+De -c short.yaml -f > de.out 2>&1; rc=$?
+if [ $rc -eq 0 ] && [ -z "$(q blog.test A)" ] && [ -z "$(q blog.test AAAA)" ]; then
+	ok "destroy: blog.test's A records, deploy's, removed"
+else
+	bad "destroy all (rc $rc): $(q blog.test A)"; cat de.out
+fi
 others > others.after
-cmp -s others.before others.after && ok "other records still as they were" ||
+cmp -s others.before others.after && ok "after destroy, only the records deploy did not own, as they were" ||
     { bad "other records changed"; diff others.before others.after; }
 finish
