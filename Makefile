@@ -11,11 +11,13 @@ VERSION	 = 0.1.0
 CC	?= cc
 CFLAGS	?= -O2 -g
 PKGS	 = libcmark-gfm yaml-0.1 libxxhash libmicrohttpd zlib libbrotlienc libgit2 libarchive libcurl
+# deploy alone: RFC 2136 updates and TSIG (deploy/dns)
+DEPLOY_PKGS = ldns
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-Wall -Wextra $(SSG_DIRS:%=-Issg/%) $(DEPLOY_DIRS:%=-Ideploy/%) -DSSG_VERSION='"$(VERSION)"' -DHAVE_LIBSSG \
 	-DSSG_DATADIR='"$(DATADIR)"' $(CFLAGS)
-PKG_CFLAGS = $$(pkg-config --cflags $(PKGS) vips)
-LIBS	 = $$(pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lpthread -lm \
+PKG_CFLAGS = $$(pkg-config --cflags $(PKGS) $(DEPLOY_PKGS) vips)
+LIBS	 = $$(pkg-config --libs $(PKGS) $(DEPLOY_PKGS)) -lcmark-gfm-extensions -lpthread -lm \
 	-lssl -lcrypto \
 	$(LIBDL)
 # ssg opens these on first use (ssg/util/dynlib.h): their names as the loader
@@ -70,9 +72,10 @@ LIBSSG_OBJS = \
 # release (the release model and health checks), platform (jail drivers,
 # plans, generated configs), remote (agent, transport), fleet (the engine:
 # apply, push, rollback and checks over every host), bench, cmd.
-DEPLOY_DIRS = config release platform remote fleet bench cmd
+DEPLOY_DIRS = config dns release platform remote fleet bench cmd
 DEPLOY_OBJS = \
 	deploy/config/spec.o deploy/config/spec_yaml.o deploy/config/spec_site.o \
+	deploy/config/spec_dns.o deploy/dns/dns_key.o deploy/dns/dns.o \
 	deploy/release/release.o deploy/release/release_commit.o \
 	deploy/release/checkout.o deploy/release/health.o deploy/release/gemini.o \
 	deploy/platform/driver_linux.o deploy/platform/linux_util.o \
@@ -85,6 +88,7 @@ DEPLOY_OBJS = \
 	deploy/remote/agent.o deploy/remote/agent_verbs.o \
 	deploy/remote/transport.o \
 	deploy/fleet/fleet.o deploy/fleet/host.o deploy/fleet/engine.o \
+	deploy/fleet/engine_dns.o \
 	deploy/bench/bench.o deploy/bench/bench_report.o \
 	deploy/bench/remote.o deploy/bench/remote_report.o \
 	deploy/bench/remote_server.o
@@ -100,7 +104,7 @@ UNIT_TESTS = \
 	tests/unit/test_manifest tests/unit/test_sink tests/unit/test_siteindex \
 	tests/unit/test_bench_remote
 TEST_PROGRAMS = tests/deploy/test_plan tests/deploy/release/drv \
-	tests/deploy/freebsd/fbplan
+	tests/deploy/freebsd/fbplan tests/deploy/dns_race
 
 all: bin/ssg bin/deploy
 
@@ -124,7 +128,7 @@ deploy/libdeploy.a: $(DEPLOY_OBJS)
 
 DEPLOY_CMD_OBJS = deploy/cmd/main.o deploy/cmd/cmd_status.o \
 	deploy/cmd/cmd_release.o deploy/cmd/cmd_fleet.o deploy/cmd/cmd_acme.o \
-	deploy/cmd/cmd_bench.o
+	deploy/cmd/cmd_bench.o deploy/cmd/cmd_dns.o
 
 bin/deploy: $(DEPLOY_CMD_OBJS) deploy/libdeploy.a ssg/libssg.a
 	@mkdir -p bin
@@ -142,6 +146,9 @@ tests/deploy/test_plan: tests/deploy/test_plan.o $(TEST_LIBS)
 tests/deploy/release/drv: tests/deploy/release/drv.o $(TEST_LIBS)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/deploy/release/drv.o $(TEST_LIBS) $(LIBS)
 
+tests/deploy/dns_race: tests/deploy/dns_race.o $(TEST_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ tests/deploy/dns_race.o $(TEST_LIBS) $(LIBS)
+
 tests/deploy/freebsd/fbplan: tests/deploy/freebsd/fbplan.o $(TEST_LIBS)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/deploy/freebsd/fbplan.o $(TEST_LIBS) \
 		$(LIBS)
@@ -154,14 +161,14 @@ tests/deploy/freebsd/fbplan: tests/deploy/freebsd/fbplan.o $(TEST_LIBS)
 DEB_BUILD = build-essential pkg-config libcmark-gfm-dev \
 	libcmark-gfm-extensions-dev libyaml-dev libxxhash-dev \
 	libmicrohttpd-dev libgit2-dev libcurl4-openssl-dev libarchive-dev \
-	zlib1g-dev libbrotli-dev libvips-dev python3-pygments
+	zlib1g-dev libbrotli-dev libvips-dev python3-pygments libldns-dev
 DEB_TEST = shellcheck libxml2-utils curl mandoc python3 git brotli nginx \
 	libnginx-mod-http-brotli-static caddy nftables \
-	molly-brown pebble lego \
+	molly-brown pebble lego knot knot-dnsutils \
 	iproute2 util-linux openssh-server openssh-client openssl wrk \
 	clang libclang-rt-dev libvips-tools libimage-exiftool-perl gnome-backgrounds
 FREEBSD_PKGS = pkgconf cmark libyaml xxhash libmicrohttpd libgit2 curl \
-	libarchive brotli vips py311-pygments
+	libarchive brotli vips py311-pygments ldns
 
 deps:
 	@DEB="$(DEB_BUILD) $(DEB_EXTRA)" FREEBSD="$(FREEBSD_PKGS)" sh tests/deps.sh
@@ -212,7 +219,7 @@ bench-search: deps all
 # network supplies, built with clang's libFuzzer, ASan and UBSan into
 # tests/fuzz/build/. make fuzz runs each for FUZZ_SECONDS.
 FUZZ_DIR	 = tests/fuzz/build
-FUZZ_TARGETS	 = post template siteyaml bssgconf deployyaml agent bssgframe gemtext caddyrenew picture search
+FUZZ_TARGETS	 = post template siteyaml bssgconf deployyaml agent bssgframe gemtext caddyrenew picture search tsigkey
 FUZZ_SECONDS	?= 60
 FUZZ_CC		?= clang
 # A 4 MB bound on a page keeps each input well inside the fuzzers'

@@ -105,6 +105,7 @@ done
 	run deploy/bench_remote.sh sh tests/deploy/bench_remote.sh bin/deploy
 	run deploy/gemini.sh sh tests/deploy/gemini.sh bin/deploy
 	run deploy/acme.sh sh tests/deploy/acme.sh bin/deploy
+	run deploy/dns.sh sh tests/deploy/dns.sh bin/deploy
 	run deploy/release/run.sh sh tests/deploy/release/run.sh
 	run deploy/freebsd/run.sh sh tests/deploy/freebsd/run.sh
 	# Every parser of text from users or the network: corpus, then 15 s each.

@@ -45,7 +45,11 @@ struct opts {
 	const char	*against_ssh;
 	const char	*connections;
 	int		 duration;
-	int		 rounds;
+	int		 rounds;	/* bench: old beside new so many times;
+					 * watch: stop after so many, 0 never */
+	int		 interval;	/* watch: seconds between rounds */
+	int		 fall;		/* watch: failures before withdrawal */
+	int		 rise;		/* watch: passes before return */
 	char		*pos[4];
 	int		 npos;
 };
@@ -142,6 +146,27 @@ int	dc_on_hosts_with(const char *cmd, const struct opts *o,
 	    const struct spec *s, const char *site, const char *const *args,
 	    int parallel, void (*got)(struct fleet_member *, void *), void *arg,
 	    struct diag *d);
+
+/* cmd_dns.c */
+/*
+ * With dns: in deploy.yaml, and not on a host for its controller: for
+ * every site of s (or only that one), its hosts checked and the records
+ * of its domains compared with the healthy hosts' addresses, or
+ * published (engine_dns). 0 in step, 1 on a difference without publish,
+ * -1 after saying why in d.
+ */
+int	dc_dns(const struct opts *o, const struct spec *s, const char *only,
+	    int publish, struct diag *d);
+/*
+ * Before destroy removes --host's host (every host without --host): its
+ * addresses withdrawn from the records of every site (or only) and the
+ * TTL waited out; with every host going, the records deploy owns are
+ * removed. 0, or -1 after saying why in d (then nothing is destroyed).
+ */
+int	dc_dns_withdraw(const struct opts *o, const struct spec *s,
+	    const char *only, struct diag *d);
+/* deploy watch: checks at an interval, keeps DNS to the hosts that are up. */
+int	cmd_watch(int argc, char **argv);
 
 /* cmd_acme.c: the nginx proxy's ACME certificates (acme.h) */
 

@@ -189,6 +189,9 @@ cmd_push(int argc, char **argv)
 	engine_setup(&eo, &o);
 	if (engine_push(&f, repo, id, &eo, d) == 0)
 		rc = 0;
+	/* whatever the push did: the records follow the hosts that serve */
+	if (s->dns != NULL && dc_dns(&o, s, site->name, 1, d) != 0)
+		rc = 1;
 out:
 	if (f.m != NULL && fleet_close(&f, d) == -1)
 		rc = 1;
@@ -224,6 +227,8 @@ cmd_rollback(int argc, char **argv)
 	engine_setup(&eo, &o);
 	if (engine_rollback(&f, o.npos > 1 ? o.pos[1] : NULL, &eo, d) == 0)
 		rc = 0;
+	if (s->dns != NULL && dc_dns(&o, s, o.pos[0], 1, d) != 0)
+		rc = 1;
 out:
 	if (fleet_close(&f, d) == -1)
 		rc = 1;

@@ -77,7 +77,7 @@ cmd_status(int argc, char **argv)
 		rc = dc_on_hosts("status", &o, full, o.npos ? o.pos[0] : NULL,
 		    args, d);
 		if (full->nhosts == 1 || o.only_host != NULL)
-			goto out;
+			goto dns;
 		s = full;
 		printf("\n");
 		for (k = 0; k < s->nhosts; k++) {
@@ -98,7 +98,7 @@ cmd_status(int argc, char **argv)
 					rc = 1;
 			}
 		}
-		goto out;
+		goto dns;
 	}
 	if (o.npos && dc_named_site(s, &o, d) == NULL)
 		goto out;
@@ -189,6 +189,13 @@ cmd_status(int argc, char **argv)
 		buf_release(&rep);
 	}
 	rc = 0;
+dns:
+	/* per domain: what the server answers, what deploy expects */
+	if (full->dns != NULL && dc_on_host.label == NULL) {
+		printf("\n");
+		if (dc_dns(&o, full, o.npos ? o.pos[0] : NULL, 0, d) != 0)
+			rc = 1;
+	}
 out:
 	observed_release(&obs);
 	buf_release(&ca);

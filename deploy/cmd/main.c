@@ -128,7 +128,23 @@ dc_parse_opts(const char *cmd, int argc, char **argv, struct opts *o, int maxpos
 		else if (strchr(allowed, 'H') && strcmp(a, "--host") == 0 &&
 		    i + 1 < argc)
 			o->only_host = argv[++i];
-		else if (strchr(allowed, 'D') && strcmp(a, "--due") == 0)
+		else if (strchr(allowed, 'W') && i + 1 < argc &&
+		    (strcmp(a, "--interval") == 0 || strcmp(a, "--fall") == 0 ||
+		    strcmp(a, "--rise") == 0 || strcmp(a, "--rounds") == 0)) {
+			int v = count_arg(cmd, a, argv[++i], 1,
+			    strcmp(a, "--interval") == 0 ? 86400 : 1000000);
+
+			if (v == -1)
+				return -1;
+			if (strcmp(a, "--interval") == 0)
+				o->interval = v;
+			else if (strcmp(a, "--fall") == 0)
+				o->fall = v;
+			else if (strcmp(a, "--rise") == 0)
+				o->rise = v;
+			else
+				o->rounds = v;
+		} else if (strchr(allowed, 'D') && strcmp(a, "--due") == 0)
 			o->due = 1;
 		else if (strchr(allowed, 'R') && strcmp(a, "--from") == 0 &&
 		    i + 1 < argc) {
@@ -323,6 +339,11 @@ plan_on_hosts(const char *cmd, const struct opts *o, const struct spec *s,
 			n = 0;
 		}
 		args[n++] = o->dry_run ? "-n" : "-f";
+		/* readers sent elsewhere before the host goes */
+		if (!o->dry_run && dc_dns_withdraw(o, s, site, d) == -1) {
+			printf("nothing changed\n");
+			return 1;
+		}
 	}
 	if (site != NULL)
 		args[n++] = site;
@@ -428,6 +449,10 @@ plan_and_maybe_apply(const char *cmd, const struct opts *o, int apply,
 			goto out;
 		}
 	}
+	if (mode != PLAN_APPLY && dc_dns_withdraw(o, s, site, d) == -1) {
+		printf("nothing changed\n");
+		goto out;
+	}
 	if (plan_apply(&p, drv, stdout, d) == 0) {
 		printf("done: %zu action%s\n", p.n, p.n == 1 ? "" : "s");
 		rc = 0;
@@ -441,6 +466,10 @@ plan_and_maybe_apply(const char *cmd, const struct opts *o, int apply,
 			rc = 1;
 	}
 out:
+	/* the records follow the hosts that now pass their check */
+	if (apply && mode == PLAN_APPLY && s->dns != NULL &&
+	    dc_dns(o, s, site, 1, d) != 0)
+		rc = 1;
 	plan_release(&p);
 	observed_release(&obs);
 	driver_free(drv);
@@ -462,7 +491,7 @@ cmd_apply(int argc, char **argv)
 {
 	struct opts o;
 
-	PARSE("apply", 0, "kiHM");
+	PARSE("apply", 0, "akiHM");
 	return plan_and_maybe_apply("apply", &o, 1, PLAN_APPLY, NULL);
 }
 
@@ -721,10 +750,11 @@ static const struct cmd cmds[] = {
 	  "Print the actions that would bring the host to deploy.yaml; on "
 	  "FreeBSD (freebsd-bastille, freebsd-jail) the exact sh script "
 	  "apply would run; on a fleet, every host's, under its name." },
-	{ "apply", cmd_apply, "apply [-c FILE] [--host NAME] [--max-parallel N] "
-	  "[--known-hosts F] [--identity F]",
+	{ "apply", cmd_apply, "apply [-c FILE] [--cacert FILE] [--host NAME] "
+	  "[--max-parallel N] [--known-hosts F] [--identity F]",
 	  "Carry the plan out; says \"nothing to do\" when there is none; "
-	  "on a fleet, on every host, exit 1 if any failed." },
+	  "on a fleet, on every host, exit 1 if any failed. With dns:, then "
+	  "publishes each domain's records: the hosts that pass their check." },
 	{ "destroy", cmd_destroy, "destroy [-c FILE] [-f | -n] [--host NAME] "
 	  "[--max-parallel N] [--known-hosts F] [--identity F] [SITE]",
 	  "Remove one site (jail, config, releases) or everything, on every "
@@ -733,7 +763,9 @@ static const struct cmd cmds[] = {
 	  "[--max-parallel N] [--known-hosts F] [--identity F] [SITE]",
 	  "Jails, servers, current release and its age, health, "
 	  "certificate expiry; on a fleet, each host's under its name, then "
-	  "each host's current release, exit 1 on drift." },
+	  "each host's current release, exit 1 on drift. With dns:, per "
+	  "domain what the server answers and what deploy expects, exit 1 "
+	  "on a difference." },
 	{ "renew", cmd_renew, "renew [-c FILE] [--due] [--host NAME] [SITE]",
 	  "Proxy with tls acme: get a new certificate for every site "
 	  "(or SITE) now, served from the proxy's next handshake (Caddy: "
@@ -759,6 +791,15 @@ static const struct cmd cmds[] = {
 	  "Switch back to an older release: the one that served before the "
 	  "current one (releases marks it previous), else the newest older "
 	  "one; or to ID; on every host of the site." },
+	{ "watch", cmd_watch, "watch [-c FILE] [--interval S] [--fall N] "
+	  "[--rise N] [--rounds N] [--cacert FILE] [--max-parallel N] "
+	  "[--known-hosts F] [--identity F] [SITE]",
+	  "With dns: in deploy.yaml, in the foreground: check every host of "
+	  "every site (or SITE) each S seconds (10), withdraw a host's records "
+	  "after N failed checks in a row (3), put them back after N passed "
+	  "(2), never withdraw a domain's last healthy host; one line per "
+	  "change; DNS errors are said and retried. --rounds N stops after N "
+	  "rounds." },
 	{ "releases", cmd_releases, "releases [-c FILE] [--known-hosts F] "
 	  "[--identity F] SITE",
 	  "List the releases on every host, oldest first; exit 1 on drift "

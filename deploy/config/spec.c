@@ -404,16 +404,16 @@ static void
 host_entry(struct ctx *c, yaml_node_t *n, yaml_node_t **v)
 {
 	static const char *const keys[] = { "name", "host", "platform",
-	    "state", "network", "releases", "agent", NULL };
-	static const int top[] = { -1, 1, 2, 3, 5, 7, 10 };
-	yaml_node_t *h[7];
+	    "state", "network", "releases", "agent", "address", NULL };
+	static const int top[] = { -1, 1, 2, 3, 5, 7, 10, 11 };
+	yaml_node_t *h[8];
 	const char *x;
 	size_t i;
 
 	c->s->label_line = sp_line_of(n);
 	if (sp_mapping(c, n, "hosts", keys, h, NULL) == -1)
 		return;
-	for (i = 1; i < 7; i++)
+	for (i = 1; i < 8; i++)
 		if (h[i] != NULL)
 			v[top[i]] = h[i];
 	if (h[1] == NULL)
@@ -450,9 +450,9 @@ parse_top(struct ctx *c, yaml_node_t *root, yaml_node_t *host)
 {
 	static const char *const keys[] = { "name", "host", "platform",
 	    "state", "user", "network", "proxy", "releases", "sites", "hosts",
-	    "agent", NULL };
+	    "agent", "address", "dns", NULL };
 	struct spec *s = c->s;
-	yaml_node_t *v[11];
+	yaml_node_t *v[13];
 	const char *x;
 	struct buf b = BUF_INIT;
 
@@ -519,6 +519,10 @@ parse_top(struct ctx *c, yaml_node_t *root, yaml_node_t *host)
 			    "absolute path", x);
 		s->agent = sp_sdup(c, x);
 	}
+	if (v[11] != NULL)
+		sp_parse_addresses(c, v[11]);
+	if (v[12] != NULL)
+		sp_parse_dns(c, v[12]);
 
 	if (s->state != NULL && s->releases.root != NULL) {
 		size_t a = strlen(s->state), b = strlen(s->releases.root);
@@ -654,6 +658,7 @@ parse_fleet(struct ctx *c, struct specx *sx, yaml_node_t *root)
 				    "hosts list", s->sites[i].name ?
 				    s->sites[i].name : "?");
 		sp_check_gemini(c, s);
+		sp_check_dns(c, s);
 		return;
 	}
 
@@ -686,6 +691,7 @@ parse_fleet(struct ctx *c, struct specx *sx, yaml_node_t *root)
 		keep_host_sites(s->hosts[i]);
 		c->quiet_dups = i > 0;
 		sp_check_gemini(c, s->hosts[i]);
+		sp_check_dns(c, s->hosts[i]);
 	}
 	c->quiet_dups = 0;
 }

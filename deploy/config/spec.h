@@ -79,6 +79,26 @@ struct spec_site {
 	int		 gemini_line;	/* host's Gemini jail */
 };
 
+/*
+ * dns: the authoritative server deploy keeps in step with the fleet's
+ * healthy hosts (RFC 2136 updates signed with TSIG). One for the whole
+ * file; every host's spec points at the same one. The key's secret is
+ * never printed.
+ */
+struct spec_dns {
+	char		*server;	/* host name or address */
+	int		 port;
+	char		*zone;		/* without the final dot */
+	char		*key_file;
+	char		*key_name;	/* TSIG key name */
+	char		*key_alg;	/* hmac-sha256, ... */
+	char		*key_secret;	/* base64 */
+	int		 ttl;
+	int		 adopt;		/* take over RRsets with others'
+					 * addresses */
+	int		 line;
+};
+
 struct spec {
 	char		*file;		/* as given, for messages */
 	char		*name;		/* the deployment's name */
@@ -151,6 +171,12 @@ struct spec {
 	} releases;
 
 	char		*user;		/* nginx workers run as this user */
+	/* Where readers reach the host (`address:`, IPv4 or IPv6, as
+	 * written); what dns publishes for it. */
+	char		**addresses;
+	int		*address_lines;
+	size_t		 naddresses;
+	struct spec_dns	*dns;		/* NULL: no dns: */
 	struct spec_site *sites;
 	size_t		 nsites;
 };

@@ -70,4 +70,12 @@ void	sp_parse_sites(struct ctx *c, yaml_node_t *n);
 /* At most one Gemini site per host; the Gemini jail's address and port. */
 void	sp_check_gemini(struct ctx *c, struct spec *s);
 
+/* spec_dns.c */
+/* The dns: section (key file read and checked). */
+void	sp_parse_dns(struct ctx *c, yaml_node_t *n);
+/* A host's address: list. */
+void	sp_parse_addresses(struct ctx *c, yaml_node_t *n);
+/* With dns:, every domain of s inside the zone, and s has an address. */
+void	sp_check_dns(struct ctx *c, struct spec *s);
+
 #endif

@@ -24,6 +24,7 @@ struct engine_opts {
 					 * own CA read on each host */
 	const char	*canary;	/* push: switched and checked first */
 	const char	*expect;	/* health: the release wanted */
+	int		 quiet;		/* dns: no line for what is in step */
 	FILE		*out;
 };
 
@@ -77,6 +78,38 @@ int	engine_current(struct fleet *f, const struct engine_opts *o,
  * number of hosts that failed.
  */
 size_t	engine_health(struct fleet *f, const struct engine_opts *o);
+
+/*
+ * DNS in step with the hosts of one site (f as fleet_init_hosts makes it
+ * for a site; nothing to do without dns: in deploy.yaml): checks each
+ * host once, as a reader would, and compares, for each of the site's
+ * domains, the A and AAAA records the server answers with the addresses
+ * of the hosts that passed (a host that failed is left out, and said so
+ * on o->out). With publish set, replaces the records that differ (an
+ * update conditional on what was read) and keeps what it published in
+ * .deploy/dns/NAME beside deploy.yaml; refuses to take over records
+ * holding addresses that are neither the fleet's nor published by it
+ * before, unless dns.adopt; and never publishes an empty set: with no
+ * healthy host the records stay.
+ * Returns 0 when in step, 2 after publishing a change, 1 on a
+ * difference without publish, -1 after saying why in d.
+ */
+int	engine_dns(struct fleet *f, const struct engine_opts *o, int publish,
+	    struct diag *d);
+
+/*
+ * The two halves of engine_dns, for a caller that decides itself which
+ * hosts are up (deploy watch). engine_dns_check checks each host of f
+ * once: ok[i] (f->n of them) set when it passed, why[i] (caller frees)
+ * why not; returns how many passed. engine_dns_sync compares (publish
+ * 0) or publishes (1) as engine_dns does, with the hosts whose up[i] is
+ * set; publish 2 withdraws (destroy): with no host up, it removes the
+ * records. 2 when it changed records, else as engine_dns.
+ */
+int	engine_dns_check(struct fleet *f, const struct engine_opts *o, int *ok,
+	    char **why);
+int	engine_dns_sync(struct fleet *f, const struct engine_opts *o,
+	    const int *up, int publish, struct diag *d);
 
 /*
  * Runs `deploy CMD ARGS` for every host of f, each on its own host where

@@ -7,7 +7,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-"post template siteyaml bssgconf deployyaml agent bssgframe gemtext caddyrenew picture search"}
+targets=${*:-"post template siteyaml bssgconf deployyaml agent bssgframe gemtext caddyrenew picture search tsigkey"}
 pass=0
 fail=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/fuzz-run.XXXXXX")

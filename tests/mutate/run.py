@@ -43,6 +43,7 @@ TESTS = {
     "deploy/gemini": ["sh", "tests/deploy/gemini.sh", "bin/deploy"],
     "deploy/acme": ["sh", "tests/deploy/acme.sh", "bin/deploy"],
     "deploy/bench-remote": ["sh", "tests/deploy/bench_remote.sh", "bin/deploy"],
+    "deploy/dns": ["sh", "tests/deploy/dns.sh", "bin/deploy"],
     # the look test with one of its stylesheets on two pages: the faults
     # it catches show on every page
     "look/brutal": ["env", "LOOK_ONLY=brutal", "LOOK_PAGES=/ about/",
@@ -57,6 +58,7 @@ PROGRAMS = {
     "deploy/plan": ["tests/deploy/test_plan"],
     "deploy/release": ["tests/deploy/release/drv"],
     "deploy/freebsd": ["tests/deploy/freebsd/fbplan"],
+    "deploy/dns": ["tests/deploy/dns_race"],
 }
 TIMEOUT = 600
 # Rough seconds a fault takes, by its first test: the slow ones start

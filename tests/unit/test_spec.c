@@ -3,6 +3,8 @@
  * loaded and its messages compared with NAME.err; good.yaml is also
  * checked field by field.
  */
+#include <sys/stat.h>
+
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "dns.h"
 #include "spec.h"
 
 static int passed, failed;
@@ -322,6 +325,258 @@ hosts_v6(void)
 	diag_free(d);
 }
 
+static void
+put(const char *path, const char *text, mode_t mode)
+{
+	FILE *fp = fopen(path, "w");
+
+	if (fp == NULL)
+		return;
+	fputs(text, fp);
+	fclose(fp);
+	chmod(path, mode);
+}
+
+/* Every message of d, one a line, into out. */
+static void
+messages(struct diag *d, struct buf *out)
+{
+	size_t i;
+
+	buf_clear(out);
+	for (i = 0; i < diag_total(d); i++)
+		buf_printf(out, "%s\n", diag_message(d, i));
+}
+
+#define SECRET "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0IQ=="
+
+/* dns: and address:, with key files written here. */
+static void
+dns(void)
+{
+	static const char head[] =
+	    "name: d\nplatform: linux-netns\n"
+	    "network: {bridge: dbr0, subnet: 10.231.0.0/24, proxy: 10.231.0.2}\n"
+	    "proxy: {kind: caddy, tls: internal}\n"
+	    "releases: {root: /srv/www}\n";
+	char dir[] = "/tmp/test_spec_dns.XXXXXX";
+	struct buf p = BUF_INIT, y = BUF_INIT, m = BUF_INIT;
+	struct diag *d;
+	struct spec *s;
+
+	if (mkdtemp(dir) == NULL) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	buf_printf(&p, "%s/k.key", dir);
+	put(p.ptr, "# made by tsig-keygen\nkey \"deploy-key\" {\n"
+	    "\talgorithm hmac-sha256;\n\tsecret \"" SECRET "\";\n};\n", 0600);
+	buf_printf(&p, "%s/open.key", dir);
+	buf_clear(&p);
+	buf_printf(&p, "%s/open.key", dir);
+	put(p.ptr, "key \"k\" { algorithm hmac-sha512; secret \"" SECRET
+	    "\"; };\n", 0644);
+	buf_clear(&p);
+	buf_printf(&p, "%s/bad.key", dir);
+	put(p.ptr, "key \"k\" {\n algorithm hmac-sha256;\n secret \"not*base64"
+	    "\";\n};\n", 0600);
+	buf_clear(&p);
+	buf_printf(&p, "%s/deploy.yaml", dir);
+
+	/* a fleet of two, each host's addresses */
+	buf_printf(&y, "%sdns:\n  server: 127.0.0.1:5353\n  zone: example.org.\n"
+	    "  key: k.key\nhosts:\n"
+	    "  - {name: a, host: local, address: [192.0.2.1, \"2001:DB8::1\"]}\n"
+	    "  - {name: b, host: local, address: 192.0.2.2}\n"
+	    "sites: [{name: w, domains: [example.org, www.example.org], "
+	    "source: /}]\n", head);
+	d = diag_new();
+	s = spec_parse(p.ptr, y.ptr, y.len, d);
+	messages(d, &m);
+	CHECK(s != NULL && m.len == 0, "dns: refused: %s", m.ptr);
+	if (s != NULL) {
+		const struct spec_dns *n = s->dns;
+
+		CHECK(n != NULL && strcmp(n->server, "127.0.0.1") == 0 &&
+		    n->port == 5353 && strcmp(n->zone, "example.org") == 0 &&
+		    n->ttl == 60 && !n->adopt, "dns fields");
+		CHECK(n != NULL && strcmp(n->key_name, "deploy-key") == 0 &&
+		    strcmp(n->key_alg, "hmac-sha256") == 0 &&
+		    strcmp(n->key_secret, SECRET) == 0, "the key");
+		CHECK(s->naddresses == 2 && s->hosts[1]->naddresses == 1 &&
+		    strcmp(s->hosts[1]->addresses[0], "192.0.2.2") == 0,
+		    "addresses per host");
+		CHECK(s->hosts[1]->dns != NULL && s->hosts[1]->dns->port == 5353,
+		    "every host has dns");
+	}
+	spec_free(s);
+	diag_free(d);
+
+	/* the default port, ttl and adopt; a key others may read: a
+	 * warning, and the file is taken */
+	buf_clear(&y);
+	buf_printf(&y, "%sdns: {server: ns.example.org, zone: example.org, "
+	    "key: open.key, ttl: 300, adopt: true}\naddress: 192.0.2.1\n"
+	    "sites: [{name: w, domains: example.org, source: /}]\n", head);
+	d = diag_new();
+	s = spec_parse(p.ptr, y.ptr, y.len, d);
+	messages(d, &m);
+	CHECK(s != NULL && s->dns->port == 53 && s->dns->ttl == 300 &&
+	    s->dns->adopt && strcmp(s->dns->key_alg, "hmac-sha512") == 0,
+	    "dns defaults and options");
+	CHECK(diag_count(d, DIAG_WARNING) == 1 && strstr(m.ptr,
+	    ":6: warning: dns.key: key file open.key can be read") != NULL,
+	    "a key readable by others is a warning: %s", m.ptr);
+	spec_free(s);
+	diag_free(d);
+
+	/* errors, each at its line; the secret never in a message */
+	buf_clear(&y);
+	buf_printf(&y, "%sdns:\n  server: 127.0.0.1\n  key: bad.key\n"
+	    "address: [192.0.2.1, 192.0.2.300]\n"
+	    "sites: [{name: w, domains: example.org, source: /}]\n", head);
+	d = diag_new();
+	s = spec_parse(p.ptr, y.ptr, y.len, d);
+	messages(d, &m);
+	CHECK(s == NULL && strstr(m.ptr, ":7: error: dns: missing field "
+	    "'zone'") != NULL, "no zone: %s", m.ptr);
+	CHECK(strstr(m.ptr, ":8: error: dns.key: key file bad.key:3: the "
+	    "secret is not base64") != NULL, "a malformed key: %s", m.ptr);
+	CHECK(strstr(m.ptr, ":9: error: address: '192.0.2.300' is not an "
+	    "IPv4 or IPv6 address") != NULL, "a bad address: %s", m.ptr);
+	CHECK(strstr(m.ptr, "not*base64") == NULL, "the secret is quoted");
+	diag_free(d);
+
+	buf_clear(&y);
+	buf_printf(&y, "%sdns: {server: \"[::1]:53\", zone: example.org, "
+	    "key: missing.key}\n"
+	    "sites: [{name: w, domains: [www.example.org, example.net, "
+	    "badexample.org], source: /}]\n", head);
+	d = diag_new();
+	s = spec_parse(p.ptr, y.ptr, y.len, d);
+	messages(d, &m);
+	CHECK(s == NULL && strstr(m.ptr, ":6: error: dns.key: key file "
+	    "missing.key: No such file") != NULL, "a missing key: %s", m.ptr);
+	CHECK(strstr(m.ptr, ":7: error: site w: domain example.net is "
+	    "outside the zone example.org") != NULL &&
+	    strstr(m.ptr, "domain badexample.org is outside") != NULL &&
+	    strstr(m.ptr, "www.example.org is outside") == NULL,
+	    "domains outside the zone: %s", m.ptr);
+	CHECK(strstr(m.ptr, "error: host local: no address:") != NULL,
+	    "a host without address: %s", m.ptr);
+	diag_free(d);
+
+	buf_clear(&p);
+	buf_printf(&p, "rm -rf %s", dir);
+	if (system(p.ptr) != 0)
+		CHECK(0, "%s", p.ptr);
+	buf_release(&p);
+	buf_release(&y);
+	buf_release(&m);
+}
+
+/* The key file parser on its own: forms that pass and fail. */
+static void
+tsig_key(void)
+{
+	static const struct {
+		const char *text;
+		const char *err;	/* NULL: accepted */
+		int line;
+	} cases[] = {
+		{ "key \"a.b.\" { algorithm hmac-sha256; secret \"" SECRET
+		  "\"; };", NULL, 0 },
+		{ "/* c */ key k {\n secret \"" SECRET "\"; // x\n"
+		  " algorithm HMAC-SHA1; };\n", NULL, 0 },
+		{ "", "expected 'key' before the end", 1 },
+		{ "key \"k\" { algorithm hmac-md5; secret \"" SECRET "\"; };",
+		  "algorithm 'hmac-md5' is not one of", 1 },
+		{ "key \"k\" {\n algorithm hmac-sha256;\n};",
+		  "the key has no secret", 3 },
+		{ "key \"k\" { secret \"" SECRET "\"; };",
+		  "the key has no algorithm", 1 },
+		{ "key \"k\" { algorithm hmac-sha256; secret \"" SECRET "\" };",
+		  "expected ';'", 1 },
+		{ "key \"k\" { algorithm hmac-sha256; secret \"" SECRET "\"; }",
+		  "expected ';' before the end", 1 },
+		{ "key \"k\" { algorithm hmac-sha256; secret \"abc\"; };",
+		  "the secret is not base64", 1 },
+		{ "key \"k\" { algorithm hmac-sha256; secret \"" SECRET "\"; };"
+		  "\nkey \"l\" {};", "more than one key", 2 },
+		{ "key \"a b\" {};", "is not a domain name", 1 },
+		{ "key \"k\" { secret \"" SECRET "; };",
+		  "is not closed", 1 },
+		{ "key \"k\" { owner x; };", "unknown statement 'owner'", 1 },
+		/* Knot's form, as keymgr -t prints it */
+		{ "# hmac-sha256:k:" SECRET "\nkey:\n  - id: k\n"
+		  "    algorithm: hmac-sha256\n    secret: " SECRET "\n",
+		  NULL, 0 },
+		{ "key:\n  - id: k\n    algorithm: hmac-sha256\n",
+		  "the key has no secret", 4 },
+		{ "key:\n  - id: k\n    algorithm: md5\n    secret: " SECRET,
+		  "algorithm is not one of", 3 },
+		{ "key:\n  - id: k\n    secret: " SECRET "\n"
+		  "    algorithm: hmac-sha256\n  - id: l\n",
+		  "more than one key", 5 },
+		{ "key:\n  - id: k\n    storage: /x\n", "unknown field 'storage'",
+		  3 },
+		{ "key:\n  - id: k\n    algorithm: hmac-sha1\n    secret: a*b=\n",
+		  "the secret is not base64", 4 },
+	};
+	struct dns_key k;
+	size_t i;
+	char err[256];
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int line = 0, r;
+
+		err[0] = '\0';
+		r = dns_key_parse(cases[i].text, strlen(cases[i].text), &k,
+		    &line, err, sizeof(err));
+		if (cases[i].err == NULL)
+			CHECK(r == 0 && strcmp(k.secret, SECRET) == 0,
+			    "key %zu refused: %s", i, err);
+		else
+			CHECK(r == -1 && strstr(err, cases[i].err) != NULL &&
+			    line == cases[i].line && strstr(err, SECRET) ==
+			    NULL, "key %zu: want '%s' at %d, got '%s' at %d",
+			    i, cases[i].err, cases[i].line, err, line);
+	}
+	CHECK(dns_key_parse(cases[0].text, strlen(cases[0].text), &k, NULL,
+	    err, sizeof(err)) == 0 && strcmp(k.name, "a.b.") == 0 &&
+	    strcmp(k.alg, "hmac-sha256") == 0, "the name and algorithm");
+	dns_key_clear(&k);
+	CHECK(k.secret[0] == '\0', "cleared");
+}
+
+/* Sets of addresses: canonical, sorted, no repeats. */
+static void
+addrs(void)
+{
+	struct dns_addrs a, b;
+	char out[256];
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	CHECK(dns_addrs_add(&a, "192.0.2.9") == 0 &&
+	    dns_addrs_add(&a, "2001:DB8:0::1") == 0 &&
+	    dns_addrs_add(&a, "192.0.2.10") == 0 &&
+	    dns_addrs_add(&a, "192.0.2.9") == 0 && a.n == 3, "add");
+	CHECK(dns_addrs_add(&a, "example.org") == -1, "a name is no address");
+	dns_addrs_format(&a, out, sizeof(out));
+	CHECK(strcmp(out, "192.0.2.10, 192.0.2.9, 2001:db8::1") == 0, "%s",
+	    out);
+	dns_addrs_add(&b, "2001:db8::1");
+	dns_addrs_add(&b, "192.0.2.10");
+	CHECK(!dns_addrs_equal(&a, &b), "not equal");
+	dns_addrs_add(&b, "192.0.2.9");
+	CHECK(dns_addrs_equal(&a, &b) && dns_addrs_has(&b, "2001:db8:0:0::1") &&
+	    !dns_addrs_has(&b, "192.0.2.1"), "equal, has");
+	memset(&b, 0, sizeof(b));
+	dns_addrs_format(&b, out, sizeof(out));
+	CHECK(strcmp(out, "none") == 0, "empty: %s", out);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -354,6 +609,9 @@ main(int argc, char **argv)
 	overlap();
 	gemini();
 	empty();
+	dns();
+	tsig_key();
+	addrs();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
