@@ -228,7 +228,7 @@ for spec in specs/*.yaml; do
 	case $n in jail-*) obs=obs/fresh-jail ;; esac
 	d=$T/conf-$n
 	mkdir -p "$d" "$d/var/deploy/logs" "$d/var/deploy/run" \
-	    "$d/var/deploy/tmp" "$d/site/current" "$d/caddy"
+	    "$d/var/deploy/tmp" "$d/var/deploy/sock" "$d/site/current" "$d/caddy"
 	if ! "$fbplan" -c "$d" "$spec" "$obs" >/dev/null 2>"$T/e"; then
 		ko "configs $n: $(cat "$T/e")"; continue
 	fi
