@@ -179,13 +179,21 @@ check-sanitize: deps-test
 
 # ssg against Hugo on generated corpora of 1,000 and 10,000 posts, then
 # on 60 photos, with Lighthouse on a photo post, then the search on 10,000
-# posts against Zola's index and Pagefind (tests/bench/README.md);
-# BENCH_ARGS=--quick for a short run of the first and the last, without
-# the photos.
+# posts against Zola's index and Pagefind (tests/bench/README.md), then
+# the proxy's hop to a site (bench-hop, below); BENCH_ARGS=--quick for a
+# short run of the first and the last, without the photos.
 bench: deps all
 	sh tests/bench/run.sh $(BENCH_ARGS)
 	case " $(BENCH_ARGS) " in *" --quick "*) ;; *) sh tests/bench/photos.sh ;; esac
 	sh tests/bench/search.sh $(BENCH_ARGS)
+	case " $(BENCH_ARGS) " in *" --quick "*) sh tests/deploy/bench_hop.sh --seconds 2 ;; \
+	    *) sh tests/deploy/bench_hop.sh ;; esac
+
+# The hop from the proxy to a site (as root): HTTPS through each proxy
+# kind against plain HTTP at the site's nginx, over TCP and over the
+# site's Unix socket (tests/deploy/bench_hop.sh; BENCH_HOP_ARGS).
+bench-hop: deps all
+	sh tests/deploy/bench_hop.sh $(BENCH_HOP_ARGS)
 
 # the photos alone
 bench-photos: deps all
@@ -265,4 +273,4 @@ clean:
 		tests/deploy/freebsd/*.o tests/deploy/freebsd/*.d \
 		$(UNIT_TESTS) $(TEST_PROGRAMS) $(FUZZ_DIR)
 
-.PHONY: all deps deps-test run check check-sanitize unit-tests golden bench bench-photos bench-search install clean mutate diffinc fuzz fuzz-build
+.PHONY: all deps deps-test run check check-sanitize unit-tests golden bench bench-photos bench-search bench-hop install clean mutate diffinc fuzz fuzz-build

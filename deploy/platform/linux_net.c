@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "confgen.h"
 #include "linux_int.h"
 
 /* ---- rule sets ---- */
@@ -162,6 +163,13 @@ lx_jail_descriptor(struct buf *b, const struct spec *s, const char *jail)
 	    routes_out(s, jail) ? s->net.gateway_str :
 	    "none");
 	jail_rules(b, s, jail);
+	/* A site's nginx started before it had a socket folder (an older
+	 * deploy) cannot make its socket: the jail is made again. */
+	if (lx_is_site(jail)) {
+		buf_clear(&ns);
+		lx_jail_dir(&ns, s, jail);
+		buf_printf(b, "socket %s/" CONFGEN_SOCK "\n", ns.ptr);
+	}
 	buf_release(&ns);
 	buf_release(&veth);
 }
