@@ -146,6 +146,8 @@ struct spec {
 		 * folder shared with the proxy (default), or TCP to the
 		 * site's address (upstream: tcp). */
 		int		 upstream_tcp;
+		/* Caddy: HTTP/3 (QUIC) to readers, UDP 443 open (off). */
+		int		 http3;
 		int		 line;
 	} proxy;
 

@@ -333,11 +333,11 @@ confgen_caddy(struct buf *out, const struct spec *s,
 			buf_printf(out, "\tacme_ca_root %s\n",
 			    s->proxy.acme_ca_root);
 	}
-	buf_adds(out,
+	buf_printf(out,
 	    "\tservers {\n"
-	    "\t\tprotocols h1 h2\n"
+	    "\t\tprotocols h1 h2%s\n"
 	    "\t}\n"
-	    "}\n");
+	    "}\n", s->proxy.http3 ? " h3" : "");
 	for (i = 0; i < s->nsites; i++) {
 		const struct spec_site *site = &s->sites[i];
 

@@ -283,6 +283,14 @@ fb_pf_conf(const struct spec *s, const char *ext_if, int ssh_port,
 			buf_adds(out, "($ext_if)");
 		buf_printf(out, " port %d -> $%s port %d\n", p->port,
 		    p->to == 1965 ? "gemini" : "proxy", p->to);
+		/* QUIC: only when HTTP/3 is on */
+		if (p->to == 443 && s->proxy.http3) {
+			buf_adds(out, "rdr pass on $ext_if inet proto udp from "
+			    "any to ");
+			buf_adds(out, p->addr != NULL ? p->addr : "($ext_if)");
+			buf_printf(out, " port %d -> $proxy port 443\n",
+			    p->port);
+		}
 	}
 	if (anchors)
 		buf_adds(out, "rdr-anchor \"rdr/*\"\n");

@@ -410,9 +410,26 @@ if part main; then
 	[ "$out" = "nothing to do" ] && ok "nginx proxy: second apply does nothing" || bad "nginx second apply: $out"
 	check "apply: back to Caddy" "$DEPLOY" apply
 	check "health through Caddy again" "$DEPLOY" health
-	# TCP stays, for a site the proxy reaches elsewhere
-	sed 's/^  tls: internal$/  tls: internal\n  upstream: tcp/' deploy.yaml > tcp.yaml
-	check "apply: proxy.upstream tcp" "$DEPLOY" apply -c tcp.yaml
+	# UDP 443 stays closed without HTTP/3
+	refuse "no HTTP/3 by default: UDP 443 closed in the proxy jail" sh -c \
+	    "ip netns exec '$name-proxy' nft list ruleset | grep -q 'udp dport 443'"
+	refuse "... and not sent there by the host" sh -c "nft list table ip '$table' | grep -q 'udp dport'"
+	refuse "... and Caddy does not listen on it" sh -c \
+	    "ip netns exec '$name-proxy' ss -Hlun | grep -q ':443 '"
+	# TCP stays, for a site the proxy reaches elsewhere; HTTP/3 on
+	sed 's/^  tls: internal$/  tls: internal\n  upstream: tcp\n  http3: true/' deploy.yaml > tcp.yaml
+	check "apply: proxy.upstream tcp, http3 true" "$DEPLOY" apply -c tcp.yaml
+	check "http3: UDP 443 open in the proxy jail" sh -c \
+	    "ip netns exec '$name-proxy' nft list ruleset | grep -q 'udp dport 443 accept'"
+	check "... the host sends UDP $https_port there" sh -c \
+	    "nft list table ip '$table' | grep -q 'udp dport $https_port dnat to $net.2:443'"
+	i=0
+	while ! ip netns exec "$name-proxy" ss -Hlun | grep -q ':443 ' && [ $i -lt 50 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	check "... and Caddy listens on it" sh -c "ip netns exec '$name-proxy' ss -Hlun | grep -q ':443 '"
+	h=$(fetch www.blog.test / -D - -o /dev/null | tr -d '\r')
+	echo "$h" | grep -qi '^alt-svc: h3=' && ok "... and says so (Alt-Svc)" || bad "no Alt-Svc with http3: $h"
 	body=$(fetch www.blog.test /via-tcp -o /dev/null -w '%{http_code}')
 	check "served over TCP with upstream: tcp ($body)" test "$body" = 404
 	check "... the site's nginx sees the proxy's address" \
@@ -420,6 +437,8 @@ if part main; then
 	check "... and listens on no socket" sh -c "! grep -q 'listen unix:' state/sites/blog/nginx.conf"
 	check "apply: back to the sockets" "$DEPLOY" apply
 	check "health through Caddy over the sockets" "$DEPLOY" health
+	refuse "http3 off again: UDP 443 closed" sh -c \
+	    "ip netns exec '$name-proxy' nft list ruleset | grep -q 'udp dport 443'"
 
 	# --- status, destroy -------------------------------------------------
 	"$DEPLOY" logs blog > logs.out 2>&1

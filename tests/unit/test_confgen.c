@@ -494,6 +494,56 @@ test_unix_upstream(void)
 	buf_release(&want);
 }
 
+/* HTTP/3 with Caddy: off by default, h3 among the protocols when on. */
+static void
+test_http3(void)
+{
+	static const char *const texts[] = {
+	    "platform: linux-netns\n"
+	    "network: {bridge: cg0, subnet: 10.231.7.0/24, proxy: 10.231.7.2}\n"
+	    "proxy: {kind: caddy, tls: internal}\n"
+	    "releases: {root: /srv/cg}\n"
+	    "sites: [{name: a, domains: a.test, source: /}]\n",
+	    "platform: linux-netns\n"
+	    "network: {bridge: cg0, subnet: 10.231.7.0/24, proxy: 10.231.7.2}\n"
+	    "proxy: {kind: caddy, tls: internal, http3: true}\n"
+	    "releases: {root: /srv/cg}\n"
+	    "sites: [{name: a, domains: a.test, source: /}]\n" };
+	struct buf b = BUF_INIT, path = BUF_INIT, log = BUF_INIT;
+	struct confgen_paths p;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct spec *s = load(texts[k]);
+		char *argv[] = { "caddy", "validate", "--adapter", "caddyfile",
+		    "--config", NULL, NULL };
+
+		CHECK(s != NULL && s->proxy.http3 == k, "http3 spec %d", k);
+		if (s == NULL)
+			continue;
+		memset(&p, 0, sizeof(p));
+		p.admin = "/tmp/cg-admin.sock";
+		p.data = tmp;
+		buf_clear(&b);
+		confgen_caddy(&b, s, &p);
+		CHECK(strstr(b.ptr, k ? "\t\tprotocols h1 h2 h3\n" :
+		    "\t\tprotocols h1 h2\n") != NULL, "protocols with http3 %s:"
+		    "\n%s", k ? "on" : "off", b.ptr);
+		buf_clear(&path);
+		buf_printf(&path, "%s/Caddyfile.h3", tmp);
+		write_file(path.ptr, b.ptr);
+		buf_clear(&log);
+		buf_printf(&log, "%s/caddy-h3.log", tmp);
+		argv[5] = path.ptr;
+		CHECK(run(argv, log.ptr) == 0, "caddy validate refuses:\n%s",
+		    b.ptr);
+		spec_free(s);
+	}
+	buf_release(&b);
+	buf_release(&path);
+	buf_release(&log);
+}
+
 /* nginx with tls acme: the placeholder apply makes lets nginx -t pass,
  * the challenge folder is served on port 80, the live files on 443. */
 static void
@@ -585,6 +635,7 @@ main(void)
 	test_proxy_nginx();
 	test_proxy_nginx_acme();
 	test_unix_upstream();
+	test_http3();
 	if (failed == 0)
 		cleanup();
 	else

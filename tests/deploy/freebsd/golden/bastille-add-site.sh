@@ -144,6 +144,7 @@ blog.example.org {
 	header Strict-Transport-Security "max-age=31536000"
 	reverse_proxy unix//var/deploy/sites/blog/sock/nginx.sock {
 		transport http {
+			compression off
 			keepalive 2m
 			keepalive_idle_conns_per_host 512
 		}
@@ -159,6 +160,7 @@ docs.example.org {
 	header Strict-Transport-Security "max-age=31536000"
 	reverse_proxy unix//var/deploy/sites/docs/sock/nginx.sock {
 		transport http {
+			compression off
 			keepalive 2m
 			keepalive_idle_conns_per_host 512
 		}
@@ -170,6 +172,7 @@ shop.example.org {
 	header Strict-Transport-Security "max-age=31536000"
 	reverse_proxy unix//var/deploy/sites/shop/sock/nginx.sock {
 		transport http {
+			compression off
 			keepalive 2m
 			keepalive_idle_conns_per_host 512
 		}
@@ -181,6 +184,7 @@ news.example.org {
 	header Strict-Transport-Security "max-age=31536000"
 	reverse_proxy unix//var/deploy/sites/news/sock/nginx.sock {
 		transport http {
+			compression off
 			keepalive 2m
 			keepalive_idle_conns_per_host 512
 		}

@@ -37,6 +37,7 @@ blog.example.org {
 	header Strict-Transport-Security "max-age=31536000"
 	reverse_proxy unix//var/deploy/sites/blog/sock/nginx.sock {
 		transport http {
+			compression off
 			keepalive 2m
 			keepalive_idle_conns_per_host 512
 		}
@@ -52,6 +53,7 @@ docs.example.org {
 	header Strict-Transport-Security "max-age=31536000"
 	reverse_proxy unix//var/deploy/sites/docs/sock/nginx.sock {
 		transport http {
+			compression off
 			keepalive 2m
 			keepalive_idle_conns_per_host 512
 		}

@@ -235,6 +235,7 @@ blog.example.org, www.blog.example.org {
 	header Strict-Transport-Security "max-age=31536000"
 	reverse_proxy unix//var/deploy/sites/blog/sock/nginx.sock {
 		transport http {
+			compression off
 			keepalive 2m
 			keepalive_idle_conns_per_host 512
 		}
