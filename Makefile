@@ -193,19 +193,28 @@ check-sanitize: deps-test
 # ssg against Hugo on generated corpora of 1,000 and 10,000 posts, then
 # on 60 photos, with Lighthouse on a photo post, then the search on 10,000
 # posts against Zola's index and Pagefind (tests/bench/README.md), then
-# deploy bench --from at up to 10,000 connections (tests/bench/remote.sh);
-# BENCH_ARGS=--quick for a short run of the first and the last, without
-# the photos.
+# deploy bench --from at up to 10,000 connections (tests/bench/remote.sh)
+# and the proxy's hop to a site (bench-hop, below); BENCH_ARGS=--quick for
+# a short run of the first and the last, without the photos and the
+# remote clients.
 bench: deps all
 	sh tests/bench/run.sh $(BENCH_ARGS)
 	case " $(BENCH_ARGS) " in *" --quick "*) ;; *) sh tests/bench/photos.sh ;; esac
 	sh tests/bench/search.sh $(BENCH_ARGS)
 	case " $(BENCH_ARGS) " in *" --quick "*) ;; *) sh tests/bench/remote.sh ;; esac
+	case " $(BENCH_ARGS) " in *" --quick "*) sh tests/deploy/bench_hop.sh --seconds 2 ;; \
+	    *) sh tests/deploy/bench_hop.sh ;; esac
 
 # deploy bench --from: four clients, old beside new, up to 10,000
 # connections (tests/bench/remote.sh); needs root
 bench-remote: deps all
 	sh tests/bench/remote.sh
+
+# The hop from the proxy to a site (as root): HTTPS through each proxy
+# kind against plain HTTP at the site's nginx, over TCP and over the
+# site's Unix socket (tests/deploy/bench_hop.sh; BENCH_HOP_ARGS).
+bench-hop: deps all
+	sh tests/deploy/bench_hop.sh $(BENCH_HOP_ARGS)
 
 # the photos alone
 bench-photos: deps all
@@ -285,4 +294,4 @@ clean:
 		tests/deploy/freebsd/*.o tests/deploy/freebsd/*.d \
 		$(UNIT_TESTS) $(TEST_PROGRAMS) $(FUZZ_DIR)
 
-.PHONY: all deps deps-test run check check-sanitize unit-tests golden bench bench-photos bench-search bench-remote install clean mutate diffinc fuzz fuzz-build
+.PHONY: all deps deps-test run check check-sanitize unit-tests golden bench bench-photos bench-search bench-remote bench-hop install clean mutate diffinc fuzz fuzz-build

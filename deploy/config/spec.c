@@ -262,9 +262,10 @@ static void
 parse_proxy(struct ctx *c, yaml_node_t *n)
 {
 	static const char *const keys[] = { "kind", "tls", "certificate",
-	    "key", "email", "acme_ca", "hsts", "ca", "acme_ca_root", NULL };
+	    "key", "email", "acme_ca", "hsts", "ca", "acme_ca_root",
+	    "upstream", "http3", NULL };
 	struct spec *s = c->s;
-	yaml_node_t *v[9];
+	yaml_node_t *v[11];
 	const char *x;
 	long hsts;
 
@@ -325,6 +326,24 @@ parse_proxy(struct ctx *c, yaml_node_t *n)
 			sp_err(c, sp_line_of(v[6]), "proxy.hsts: '%s' is not a "
 			    "number of seconds", x);
 		s->proxy.hsts = (int)hsts;
+	}
+	if (v[9] != NULL && (x = sp_scalar(c, v[9], "proxy.upstream")) != NULL) {
+		if (strcmp(x, "tcp") == 0)
+			s->proxy.upstream_tcp = 1;
+		else if (strcmp(x, "unix") != 0)
+			sp_err(c, sp_line_of(v[9]), "proxy.upstream: '%s' is "
+			    "neither unix nor tcp", x);
+	}
+	if (v[10] != NULL && (x = sp_scalar(c, v[10], "proxy.http3")) != NULL) {
+		if (strcmp(x, "true") == 0)
+			s->proxy.http3 = 1;
+		else if (strcmp(x, "false") != 0)
+			sp_err(c, sp_line_of(v[10]), "proxy.http3: '%s' is neither "
+			    "true nor false", x);
+		/* Debian 12's nginx (1.22) has no HTTP/3 */
+		if (s->proxy.http3 && s->proxy.kind == PROXY_NGINX)
+			sp_err(c, sp_line_of(v[10]), "proxy.http3: for kind "
+			    "caddy only");
 	}
 	if (s->proxy.kind == PROXY_NGINX) {
 		/* certificate files, or ACME through a client on the host */

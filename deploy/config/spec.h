@@ -162,6 +162,12 @@ struct spec {
 						 * own TLS, if private */
 		char		*ca;		/* CA file the checks trust too */
 		int		 hsts;		/* max-age in seconds, 0 = off */
+		/* How the proxy reaches the sites: a Unix socket in a
+		 * folder shared with the proxy (default), or TCP to the
+		 * site's address (upstream: tcp). */
+		int		 upstream_tcp;
+		/* Caddy: HTTP/3 (QUIC) to readers, UDP 443 open (off). */
+		int		 http3;
 		int		 line;
 	} proxy;
 

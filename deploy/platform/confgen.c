@@ -156,14 +156,22 @@ confgen_site_nginx(struct buf *out, const struct spec *s,
 	    "\t}\n"
 	    "\n"
 	    "\tserver {\n", p->root);
+	buf_printf(out, "\t\tlisten %s:80 default_server backlog=%d;\n",
+	    site->addr_str, CONFGEN_BACKLOG);
+	/*
+	 * The proxy's way in: no TCP, no NAT, no conntrack between the
+	 * two jails. TCP stays for a proxy elsewhere and for deploy bench.
+	 */
+	if (p->sock != NULL && !s->proxy.upstream_tcp)
+		buf_printf(out, "\t\tlisten unix:%s default_server "
+		    "backlog=%d;\n", p->sock, CONFGEN_BACKLOG);
 	buf_printf(out,
-	    "\t\tlisten %s:80 default_server backlog=%d;\n"
 	    "\t\tserver_name _;\n"
 	    "\t\troot %s/current;\n"
 	    "\t\tset $release_dir $release_root;\n"
 	    "\t\tindex index.html;\n"
 	    "\t\terror_page 404 /404.html;\n",
-	    site->addr_str, CONFGEN_BACKLOG, p->root);
+	    p->root);
 	site_headers(out, site, "\t\t");
 	/* The capsule is the Gemini jail's to serve. */
 	if (site->gemini)
@@ -274,6 +282,19 @@ confgen_gmid(struct buf *out, const struct spec *s,
 	return 0;
 }
 
+/* Where the proxy reaches site: its socket, or its address port 80. */
+static void
+upstream_addr(struct buf *out, const struct spec *s,
+    const struct spec_site *site, const struct confgen_paths *p,
+    const char *unix_prefix)
+{
+	if (p->socks != NULL && !s->proxy.upstream_tcp)
+		buf_printf(out, "%s%s/%s/" CONFGEN_SOCK, unix_prefix, p->socks,
+		    site->name);
+	else
+		buf_printf(out, "%s:80", site->addr_str);
+}
+
 static void
 caddy_hsts(struct buf *out, const struct spec *s)
 {
@@ -314,11 +335,11 @@ confgen_caddy(struct buf *out, const struct spec *s,
 			buf_printf(out, "\tacme_ca_root %s\n",
 			    s->proxy.acme_ca_root);
 	}
-	buf_adds(out,
+	buf_printf(out,
 	    "\tservers {\n"
-	    "\t\tprotocols h1 h2\n"
+	    "\t\tprotocols h1 h2%s\n"
 	    "\t}\n"
-	    "}\n");
+	    "}\n", s->proxy.http3 ? " h3" : "");
 	for (i = 0; i < s->nsites; i++) {
 		const struct spec_site *site = &s->sites[i];
 
@@ -328,14 +349,21 @@ confgen_caddy(struct buf *out, const struct spec *s,
 		buf_adds(out, " {\n");
 		caddy_tls(out, s);
 		caddy_hsts(out, s);
-		buf_printf(out,
-		    "\treverse_proxy %s:80 {\n"
+		buf_adds(out, "\treverse_proxy ");
+		upstream_addr(out, s, site, p, "unix/");
+		/*
+		 * Without compression off Go's transport asks the site for
+		 * gzip itself and inflates it again for a reader that asked
+		 * for none: CPU for nothing, as the site has .gz files ready.
+		 */
+		buf_printf(out, " {\n"
 		    "\t\ttransport http {\n"
+		    "\t\t\tcompression off\n"
 		    "\t\t\tkeepalive 2m\n"
 		    "\t\t\tkeepalive_idle_conns_per_host %d\n"
 		    "\t\t}\n"
 		    "\t}\n"
-		    "}\n", site->addr_str, UPSTREAM_KEEPALIVE);
+		    "}\n", UPSTREAM_KEEPALIVE);
 		for (j = 0; j < site->nredirects; j++) {
 			buf_printf(out, "%s {\n", site->redirects[j].from);
 			caddy_tls(out, s);
@@ -423,14 +451,13 @@ confgen_proxy_nginx(struct buf *out, const struct spec *s,
 		buf_adds(out, ";\n\t}\n");
 		buf_clear(&webroot);
 	}
-	for (i = 0; i < s->nsites; i++)
-		buf_printf(out,
-		    "\n"
-		    "\tupstream site_%s {\n"
-		    "\t\tserver %s:80;\n"
-		    "\t\tkeepalive %d;\n"
-		    "\t}\n", s->sites[i].name, s->sites[i].addr_str,
+	for (i = 0; i < s->nsites; i++) {
+		buf_printf(out, "\n\tupstream site_%s {\n\t\tserver ",
+		    s->sites[i].name);
+		upstream_addr(out, s, &s->sites[i], p, "unix:");
+		buf_printf(out, ";\n\t\tkeepalive %d;\n\t}\n",
 		    UPSTREAM_KEEPALIVE);
+	}
 	/* Any other name: no answer, no certificate shown. */
 	buf_printf(out,
 	    "\n"

@@ -19,14 +19,26 @@ struct confgen_paths {
 					 * (acme.h) as the proxy sees it */
 	const char	*brotli_static;	/* nginx's brotli_static module, NULL
 					 * where there is none (gzip only) */
+	/* A site's nginx: its Unix socket, in a folder of its own that the
+	 * proxy sees too. The proxy: the folder holding one such folder
+	 * per site, as it sees it (SOCKS/SITE/CONFGEN_SOCK). NULL, or
+	 * proxy.upstream tcp: the proxy reaches the sites over TCP. */
+	const char	*sock;
+	const char	*socks;
 };
+
+/* A site's socket under its folder in p->socks: the folder sock/ is
+ * what the site's jail may write, and holds nothing else. */
+#define CONFGEN_SOCK_DIR	"sock"
+#define CONFGEN_SOCK	CONFGEN_SOCK_DIR "/nginx.sock"
 
 /* On linux-netns: Debian's package libnginx-mod-http-brotli-static */
 #define CONFGEN_BROTLI_LINUX \
 	"/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"
 
 /*
- * nginx for one site jail: listens on the site's address port 80, serves
+ * nginx for one site jail: listens on the site's address port 80 (and on
+ * p->sock, when set, for the proxy), serves
  * root/current, answers /.well-known/release with the release id and sets
  * X-Release on every response. Precompressed .br (where the module is)
  * and .gz files are served as they are; pages are revalidated on every

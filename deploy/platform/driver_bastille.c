@@ -109,6 +109,18 @@ templates(const struct spec *s, const char *jail, struct fb_script *sc)
 	if (strcmp(jail, "proxy") != 0)
 		buf_adds(&t, "MOUNT ${ROOT}/${SITE} " FB_JAIL_ROOT
 		    " nullfs ro 0 0\n");
+	/* the sites' sockets: each site writes its own, the proxy reads */
+	buf_clear(&path);
+	fb_socks_dir(s, NULL, &path);
+	if (strcmp(jail, "proxy") == 0)
+		buf_printf(&t, "MOUNT %s " FB_JAIL_SOCKS " nullfs ro 0 0\n",
+		    path.ptr);
+	else if (strcmp(jail, "gemini") != 0)
+		buf_printf(&t, "MOUNT %s/${SITE}/" CONFGEN_SOCK_DIR " "
+		    FB_JAIL_SOCK " nullfs rw 0 0\n", path.ptr);
+	buf_clear(&path);
+	buf_printf(&path, BASTILLE_PREFIX "/templates/deploy/%s-%s/Bastillefile",
+	    s->name, kind);
 	if (strcmp(jail, "gemini") == 0) {
 		buf_clear(&path);
 		fb_gemini_tls_dir(s, &path);
@@ -166,6 +178,17 @@ jail_create(struct fb_driver *fd, const struct action *a, const char *name,
 		fb_cmd(sc, "mkdir", "-p", var.ptr, NULL);
 		fb_cmd(sc, "bastille", "mount", name, site.ptr, FB_JAIL_ROOT,
 		    "nullfs", "ro", "0", "0", NULL);
+	}
+	/* the sites' sockets: each site writes its own, the proxy reads */
+	buf_clear(&var);
+	fb_socks_dir(s, strcmp(a->target, "proxy") == 0 ? NULL : a->target,
+	    &var);
+	if (strcmp(a->target, "gemini") != 0) {
+		fb_cmd(sc, "mkdir", "-p", var.ptr, NULL);
+		fb_cmd(sc, "bastille", "mount", name, var.ptr,
+		    strcmp(a->target, "proxy") == 0 ? FB_JAIL_SOCKS :
+		    FB_JAIL_SOCK, "nullfs", strcmp(a->target, "proxy") == 0 ?
+		    "ro" : "rw", "0", "0", NULL);
 	}
 	if (strcmp(a->target, "gemini") == 0) {
 		/* Made on the host and kept there: a new jail serves the
@@ -251,6 +274,12 @@ bastille_commands(struct fb_driver *fd, const struct action *a,
 			    NULL);
 			fb_may_fail(sc);
 		}
+		if (strcmp(a->target, "gemini") != 0) {
+			fb_cmd(sc, "bastille", "umount", name.ptr,
+			    strcmp(a->target, "proxy") == 0 ? FB_JAIL_SOCKS :
+			    FB_JAIL_SOCK, NULL);
+			fb_may_fail(sc);
+		}
 		if (strcmp(a->target, "gemini") == 0) {
 			fb_cmd(sc, "bastille", "umount", name.ptr, FB_JAIL_TLS,
 			    NULL);
@@ -280,11 +309,13 @@ bastille_commands(struct fb_driver *fd, const struct action *a,
 		buf_printf(&p, "%s/jails/%s", s->state, a->target);
 		if (strcmp(a->target, "proxy") != 0 &&
 		    strcmp(a->target, "gemini") != 0) {
-			struct buf site = BUF_INIT;
+			struct buf site = BUF_INIT, sock = BUF_INIT;
 
 			buf_printf(&site, "%s/%s", s->releases.root, a->target);
-			fb_cmd(sc, "rm", "-rf", site.ptr, p.ptr, NULL);
+			buf_printf(&sock, "%s/socks/%s", s->state, a->target);
+			fb_cmd(sc, "rm", "-rf", site.ptr, p.ptr, sock.ptr, NULL);
 			buf_release(&site);
+			buf_release(&sock);
 		} else
 			fb_cmd(sc, "rm", "-rf", p.ptr, NULL);
 		break;

@@ -75,10 +75,23 @@ jail_fstab(const struct fb_driver *fd, const char *jail, struct buf *out)
 			buf_printf(out, "%s %s" FB_JAIL_TLS " nullfs ro 0 0\n",
 			    tls.ptr, root.ptr);
 			buf_release(&tls);
+		} else {
+			struct buf sock = BUF_INIT;
+
+			fb_socks_dir(s, jail, &sock);
+			buf_printf(out, "%s %s" FB_JAIL_SOCK " nullfs rw 0 0\n",
+			    sock.ptr, root.ptr);
+			buf_release(&sock);
 		}
 	} else {
 		char *dirs[16];
 		size_t nd = fb_cert_dirs(s, dirs, 16);
+		struct buf socks = BUF_INIT;
+
+		fb_socks_dir(s, NULL, &socks);
+		buf_printf(out, "%s %s" FB_JAIL_SOCKS " nullfs ro 0 0\n",
+		    socks.ptr, root.ptr);
+		buf_release(&socks);
 
 		for (i = 0; i < nd; i++) {
 			buf_printf(out, "%s %s%s nullfs ro 0 0\n", dirs[i],
@@ -237,11 +250,25 @@ jail_create(struct fb_driver *fd, const struct action *a, const char *name,
 			 * the certificate readers already trust. */
 			fb_gemini_cert(s, sc);
 		} else if (strcmp(a->target, "proxy") != 0) {
+			struct buf sp = BUF_INIT, hs = BUF_INIT;
+
 			buf_printf(&w, "%s" FB_JAIL_ROOT, root.ptr);
+			buf_printf(&sp, "%s" FB_JAIL_SOCK, root.ptr);
+			fb_socks_dir(s, a->target, &hs);
 			fb_cmd(sc, "mkdir", "-p", r.ptr, l.ptr, t.ptr, w.ptr,
-			    NULL);
-		} else
-			fb_cmd(sc, "mkdir", "-p", r.ptr, l.ptr, t.ptr, NULL);
+			    sp.ptr, hs.ptr, NULL);
+			buf_release(&sp);
+			buf_release(&hs);
+		} else {
+			struct buf sp = BUF_INIT, hs = BUF_INIT;
+
+			buf_printf(&sp, "%s" FB_JAIL_SOCKS, root.ptr);
+			fb_socks_dir(s, NULL, &hs);
+			fb_cmd(sc, "mkdir", "-p", r.ptr, l.ptr, t.ptr, sp.ptr,
+			    hs.ptr, NULL);
+			buf_release(&sp);
+			buf_release(&hs);
+		}
 		if (strcmp(server, "caddy") == 0) {
 			buf_clear(&r);
 			buf_printf(&r, "%s" FB_CADDY_DATA, root.ptr);
@@ -401,7 +428,8 @@ jail_commands(struct fb_driver *fd, const struct action *a,
 			fb_cmd(sc, "rm", "-rf", p.ptr, NULL);
 		} else if (strcmp(a->target, "proxy") != 0) {
 			buf_printf(&p, "%s/%s", s->releases.root, a->target);
-			fb_cmd(sc, "rm", "-rf", p.ptr, NULL);
+			buf_printf(&tmp, "%s/socks/%s", s->state, a->target);
+			fb_cmd(sc, "rm", "-rf", p.ptr, tmp.ptr, NULL);
 		}
 		break;
 	case ACT_FIREWALL_LOAD:

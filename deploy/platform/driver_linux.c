@@ -225,9 +225,19 @@ linux_observe(struct driver *drv, struct observed *o, struct diag *d)
 static void
 paths_for(const struct spec *s, const char *jail, struct buf *state,
     struct buf *root, struct buf *admin, struct buf *data, struct buf *acme,
-    struct confgen_paths *p)
+    struct buf *sock, struct confgen_paths *p)
 {
 	lx_jail_dir(state, s, jail);
+	/* The proxy sees the host's files: each site's socket at the path
+	 * the site's own mount namespace shows it (lx_site_root). */
+	p->sock = p->socks = NULL;
+	if (lx_is_site(jail)) {
+		buf_printf(sock, "%s/" CONFGEN_SOCK, state->ptr);
+		p->sock = sock->ptr;
+	} else if (lx_is_proxy(jail)) {
+		buf_printf(sock, "%s/sites", s->state);
+		p->socks = sock->ptr;
+	}
 	buf_printf(admin, "%s/admin.sock", state->ptr);
 	buf_printf(data, "%s/data", state->ptr);
 	if (lx_is_gemini(jail) && spec_gemini_site(s) != NULL)
@@ -254,6 +264,7 @@ linux_config(struct driver *drv, const char *jail, struct buf *out,
 	const struct spec *s = drv->spec;
 	struct buf state = BUF_INIT, root = BUF_INIT, admin = BUF_INIT;
 	struct buf data = BUF_INIT, cp = BUF_INIT, acme = BUF_INIT;
+	struct buf sock = BUF_INIT;
 	struct confgen_paths p;
 	const struct spec_site *site = NULL;
 	int rc = 0;
@@ -264,7 +275,7 @@ linux_config(struct driver *drv, const char *jail, struct buf *out,
 		site = spec_site(s, jail);
 	if (!lx_is_proxy(jail) && site == NULL)
 		return diag_error(d, s->file, 0, "unknown site '%s'", jail);
-	paths_for(s, jail, &state, &root, &admin, &data, &acme, &p);
+	paths_for(s, jail, &state, &root, &admin, &data, &acme, &sock, &p);
 	if (lx_is_gemini(jail))
 		rc = confgen_molly(out, s, site, &p);
 	else if (site != NULL)
@@ -280,6 +291,7 @@ linux_config(struct driver *drv, const char *jail, struct buf *out,
 	buf_release(&admin);
 	buf_release(&data);
 	buf_release(&acme);
+	buf_release(&sock);
 	return rc;
 }
 

@@ -82,6 +82,14 @@ fb_gemini_tls_dir(const struct spec *s, struct buf *out)
 }
 
 void
+fb_socks_dir(const struct spec *s, const char *site, struct buf *out)
+{
+	buf_printf(out, "%s/socks", s->state);
+	if (site != NULL)
+		buf_printf(out, "/%s/" CONFGEN_SOCK_DIR, site);
+}
+
+void
 fb_gemini_cert(const struct spec *s, struct fb_script *sc)
 {
 	const struct spec_site *site = spec_gemini_site(s);
@@ -281,6 +289,14 @@ fb_pf_conf(const struct spec *s, const char *ext_if, int ssh_port,
 			buf_adds(out, "($ext_if)");
 		buf_printf(out, " port %d -> $%s port %d\n", p->port,
 		    p->to == 1965 ? "gemini" : "proxy", p->to);
+		/* QUIC: only when HTTP/3 is on */
+		if (p->to == 443 && s->proxy.http3) {
+			buf_adds(out, "rdr pass on $ext_if inet proto udp from "
+			    "any to ");
+			buf_adds(out, p->addr != NULL ? p->addr : "($ext_if)");
+			buf_printf(out, " port %d -> $proxy port 443\n",
+			    p->port);
+		}
 	}
 	if (anchors)
 		buf_adds(out, "rdr-anchor \"rdr/*\"\n");
@@ -558,6 +574,10 @@ fb_config(struct driver *drv, const char *jail, struct buf *out, char **path,
 	/* the brotli module of FreeBSD's nginx is a build option, off in the
 	 * package: gzip only (deploy check says so) */
 	p.brotli_static = NULL;
+	/* jail_fstab and the Bastillefile mount the socket folders */
+	p.sock = site != NULL && !is_gemini(jail) ?
+	    FB_JAIL_STATE "/" CONFGEN_SOCK : NULL;
+	p.socks = is_proxy(jail) ? FB_JAIL_SOCKS : NULL;
 	if (is_gemini(jail))
 		rc = confgen_gmid(out, &s, site, &p);
 	else if (site != NULL)

@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "confgen.h"
 #include "diag.h"
 #include "driver.h"
 #include "plan.h"
@@ -91,6 +92,10 @@ void	fb_replay_key(char *const argv[], struct buf *out);
 #define FB_PF_CONF	"/etc/pf.conf"
 #define FB_GMID_CONF	"/usr/local/etc/gmid.conf"
 #define FB_JAIL_TLS	FB_JAIL_STATE "/tls"
+/* A site's socket folder, written by its jail (confgen.h), and where the
+ * proxy jail sees every site's, read-only. */
+#define FB_JAIL_SOCK	FB_JAIL_STATE "/" CONFGEN_SOCK_DIR
+#define FB_JAIL_SOCKS	FB_JAIL_STATE "/sites"
 
 struct fb_driver;
 
@@ -161,6 +166,12 @@ const char *fb_site_of(const struct spec *s, const char *jail);
 void	fb_gemini_cert(const struct spec *s, struct fb_script *sc);
 /* That folder on the host, appended to out. */
 void	fb_gemini_tls_dir(const struct spec *s, struct buf *out);
+/*
+ * The host folder of the sites' sockets (state/socks, the proxy's
+ * FB_JAIL_SOCKS), or with site the one a site's jail writes its socket in
+ * (state/socks/SITE/sock, its FB_JAIL_SOCK): appended to out.
+ */
+void	fb_socks_dir(const struct spec *s, const char *site, struct buf *out);
 /* In-jail path of the jail's server config. */
 const char *fb_conf_file(const struct spec *s, const char *jail);
 /* The user nginx runs as: spec user, www for Debian's default. */

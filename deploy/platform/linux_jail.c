@@ -23,6 +23,7 @@
 #include <curl/curl.h>
 
 #include "caddy_renew.h"
+#include "confgen.h"
 #include "linux_int.h"
 
 /* ---- processes ---- */
@@ -220,6 +221,11 @@ lx_site_root(const struct spec *s, const char *jail, const char *newroot)
 	buf_truncate(&p, p.len - 4);
 	buf_adds(&p, "/run");
 	if (graft(newroot, p.ptr, 1, 0) == -1)
+		goto out;
+	/* A site's socket for the proxy: the one folder it shares. */
+	buf_truncate(&p, p.len - 4);
+	buf_adds(&p, "/" CONFGEN_SOCK_DIR);
+	if (lx_is_site(jail) && graft(newroot, p.ptr, 1, 0) == -1)
 		goto out;
 	if (mkdirs_quiet(newroot) == -1 || chdir(newroot) == -1 ||
 	    syscall(SYS_pivot_root, ".", ".") == -1 ||
@@ -645,6 +651,12 @@ lx_start(struct ldrv *ld, const char *jail, struct diag *d)
 
 		buf_printf(&elog, "%s/logs/error.log", dir.ptr);
 		argv[6] = elog.ptr;
+		/* left by an nginx that was killed: its bind would fail */
+		if (lx_is_site(jail)) {
+			buf_printf(&pid, "%s/" CONFGEN_SOCK, dir.ptr);
+			unlink(pid.ptr);
+			buf_clear(&pid);
+		}
 		if (start_server(s, jail, argv, NULL, NULL, NULL, NULL,
 		    d) == -1)
 			goto out;

@@ -31,8 +31,11 @@ jail_rules(struct buf *b, const struct spec *s, const char *jail)
 	    "\t\ttype filter hook input priority 0; policy drop;\n"
 	    "\t\tiif \"lo\" accept\n"
 	    "\t\tct state established,related accept\n");
-	if (lx_is_proxy(jail))
+	if (lx_is_proxy(jail)) {
 		buf_adds(b, "\t\ttcp dport { 80, 443 } accept\n");
+		if (s->proxy.http3)
+			buf_adds(b, "\t\tudp dport 443 accept\n");
+	}
 	else if (lx_is_gemini(jail))
 		buf_adds(b, "\t\ttcp dport 1965 accept\n");
 	else
@@ -109,6 +112,15 @@ host_rules(struct buf *b, const struct spec *s)
 			buf_printf(b, " tcp dport %d dnat to %s:%d\n", p->port,
 			    p->to == 1965 ? s->net.gemini_str :
 			    s->net.proxy_str, p->to);
+			/* QUIC: only when HTTP/3 is on */
+			if (p->to == 443 && s->proxy.http3) {
+				if (p->addr != NULL)
+					buf_printf(b, "\t\tip daddr %s", p->addr);
+				else
+					buf_adds(b, "\t\tfib daddr type local");
+				buf_printf(b, " udp dport %d dnat to %s:443\n",
+				    p->port, s->net.proxy_str);
+			}
 		}
 		buf_adds(b, "\t}\n");
 	}
@@ -163,6 +175,13 @@ lx_jail_descriptor(struct buf *b, const struct spec *s, const char *jail)
 	    s->net.prefix, routes_out(s, jail) ? s->net.gateway_str :
 	    "none", CONFGEN_BACKLOG);
 	jail_rules(b, s, jail);
+	/* A site's nginx started before it had a socket folder (an older
+	 * deploy) cannot make its socket: the jail is made again. */
+	if (lx_is_site(jail)) {
+		buf_clear(&ns);
+		lx_jail_dir(&ns, s, jail);
+		buf_printf(b, "socket %s/" CONFGEN_SOCK "\n", ns.ptr);
+	}
 	buf_release(&ns);
 	buf_release(&veth);
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "confgen.h"
 #include "fsutil.h"
 #include "linux_int.h"
 #include "mem.h"
@@ -197,11 +198,17 @@ lx_jail_dirs(const struct spec *s, const char *jail, struct diag *d)
 	buf_adds(&b, "/jail");
 	if (rc == 0 && !lx_is_proxy(jail) && lx_mkdirs(b.ptr, 0755, d) == -1)
 		rc = -1;
+	/* A site's socket, which the proxy connects to (confgen.h). */
+	buf_truncate(&b, b.len - 5);
+	buf_adds(&b, "/" CONFGEN_SOCK_DIR);
+	if (rc == 0 && lx_is_site(jail) && lx_mkdirs(b.ptr, 0755, d) == -1)
+		rc = -1;
 	/* molly-brown runs as the user and writes its own logs. */
 	if (rc == 0 && lx_is_gemini(jail)) {
 		struct passwd *pw = getpwnam(s->user);
 
-		buf_truncate(&b, b.len - 5);
+		buf_clear(&b);
+		lx_jail_dir(&b, s, jail);
 		buf_adds(&b, "/logs");
 		if (pw == NULL || chown(b.ptr, pw->pw_uid, pw->pw_gid) == -1) {
 			diag_error(d, b.ptr, 0, "chown to user %s: %s", s->user,

@@ -164,6 +164,16 @@ fetch() {	# fetch HOST PATH [curl options]
 }
 i=0
 while [ ! -s "$ca" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+# logged SITE PATTERN: the site's access log (flushed within 5 s) has a
+# line matching the pattern.
+logged() {
+	j=0
+	while [ $j -lt 80 ]; do
+		grep -q "$2" "$work/state/sites/$1/logs/access.log" 2>/dev/null && return 0
+		sleep 0.1; j=$((j + 1))
+	done
+	return 1
+}
 
 blog_now="blog one"	# what blog serves when the parts that run are done
 if part main; then
@@ -301,8 +311,23 @@ if part main; then
 		echo "skip push of an ssg site: no $top/content/site.yaml"
 	fi
 
+	# --- the proxy's way to the sites: their Unix sockets -----------------
+	fetch www.blog.test /via-caddy -o /dev/null
+	check "Caddy reaches the site through its Unix socket" \
+	    logged blog '^unix: .*"GET /via-caddy '
+	check "the socket folder holds the socket and nothing else" \
+	    test "$(ls -A state/sites/blog/sock)" = nginx.sock
+
 	# --- isolation -------------------------------------------------------
 	blogpid=$(cat state/sites/blog/run/nginx.pid)
+	check "site jail: its own socket is there" \
+	    nsenter -t "$blogpid" -m -n test -S "$work/state/sites/blog/sock/nginx.sock"
+	refuse "site jail cannot open the other site's socket" \
+	    nsenter -t "$blogpid" -m -n curl -sS -m 2 -o /dev/null \
+	    --unix-socket "$work/state/sites/docs/sock/nginx.sock" http://docs.test/
+	refuse "site jail cannot reach Caddy's admin socket" \
+	    nsenter -t "$blogpid" -m -n curl -sS -m 2 -o /dev/null \
+	    --unix-socket "$work/state/proxy/admin.sock" http://localhost/config/
 	refuse "site jail cannot write its web root" \
 	    nsenter -t "$blogpid" -m -n touch "$work/www/blog/current/x"
 	check "the web root is there, read-only" \
@@ -345,6 +370,10 @@ if part main; then
 	}
 	body=$(ngx www.blog.test)
 	[ "$body" = "<h1>blog two</h1>" ] && ok "blog through the nginx proxy" || bad "nginx proxy: $body"
+	curl -sS -m 10 --cacert cert.pem --resolve "www.blog.test:$https_port:127.0.0.1" \
+	    -o /dev/null "https://www.blog.test:$https_port/via-nginx"
+	check "the nginx proxy reaches the site through its Unix socket" \
+	    logged blog '^unix: .*"GET /via-nginx '
 	tr -d '\r' < ngx.hdr | grep -qi '^strict-transport-security: max-age=' && ok "nginx proxy: HSTS" || bad "nginx proxy HSTS"
 	loc=$(curl -sS -m 10 --cacert cert.pem --resolve "blog.test:$https_port:127.0.0.1" \
 	    -o /dev/null -w '%{http_code} %{redirect_url}' "https://blog.test:$https_port/x")
@@ -381,6 +410,35 @@ if part main; then
 	[ "$out" = "nothing to do" ] && ok "nginx proxy: second apply does nothing" || bad "nginx second apply: $out"
 	check "apply: back to Caddy" "$DEPLOY" apply
 	check "health through Caddy again" "$DEPLOY" health
+	# UDP 443 stays closed without HTTP/3
+	refuse "no HTTP/3 by default: UDP 443 closed in the proxy jail" sh -c \
+	    "ip netns exec '$name-proxy' nft list ruleset | grep -q 'udp dport 443'"
+	refuse "... and not sent there by the host" sh -c "nft list table ip '$table' | grep -q 'udp dport'"
+	refuse "... and Caddy does not listen on it" sh -c \
+	    "ip netns exec '$name-proxy' ss -Hlun | grep -q ':443 '"
+	# TCP stays, for a site the proxy reaches elsewhere; HTTP/3 on
+	sed 's/^  tls: internal$/  tls: internal\n  upstream: tcp\n  http3: true/' deploy.yaml > tcp.yaml
+	check "apply: proxy.upstream tcp, http3 true" "$DEPLOY" apply -c tcp.yaml
+	check "http3: UDP 443 open in the proxy jail" sh -c \
+	    "ip netns exec '$name-proxy' nft list ruleset | grep -q 'udp dport 443 accept'"
+	check "... the host sends UDP $https_port there" sh -c \
+	    "nft list table ip '$table' | grep -q 'udp dport $https_port dnat to $net.2:443'"
+	i=0
+	while ! ip netns exec "$name-proxy" ss -Hlun | grep -q ':443 ' && [ $i -lt 50 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	check "... and Caddy listens on it" sh -c "ip netns exec '$name-proxy' ss -Hlun | grep -q ':443 '"
+	h=$(fetch www.blog.test / -D - -o /dev/null | tr -d '\r')
+	echo "$h" | grep -qi '^alt-svc: h3=' && ok "... and says so (Alt-Svc)" || bad "no Alt-Svc with http3: $h"
+	body=$(fetch www.blog.test /via-tcp -o /dev/null -w '%{http_code}')
+	check "served over TCP with upstream: tcp ($body)" test "$body" = 404
+	check "... the site's nginx sees the proxy's address" \
+	    logged blog "^$net.2 .*\"GET /via-tcp "
+	check "... and listens on no socket" sh -c "! grep -q 'listen unix:' state/sites/blog/nginx.conf"
+	check "apply: back to the sockets" "$DEPLOY" apply
+	check "health through Caddy over the sockets" "$DEPLOY" health
+	refuse "http3 off again: UDP 443 closed" sh -c \
+	    "ip netns exec '$name-proxy' nft list ruleset | grep -q 'udp dport 443'"
 
 	# --- status, destroy -------------------------------------------------
 	"$DEPLOY" logs blog > logs.out 2>&1

@@ -194,6 +194,7 @@ test_caddy_sites(void)
 	CHECK(s != NULL, "spec refused");
 	if (s == NULL)
 		return;
+	memset(&p, 0, sizeof(p));
 	buf_printf(&st, "%s/blog", tmp);
 	state_dirs(st.ptr);
 	p.state = st.ptr;
@@ -293,7 +294,7 @@ test_acme(void)
 	struct spec *s = load(text);
 	struct buf b = BUF_INIT, path = BUF_INIT, log = BUF_INIT;
 	struct confgen_paths p = { tmp, "/srv/cg/a", "/etc/nginx/mime.types",
-	    "/tmp/x.sock", tmp, NULL, NULL };
+	    "/tmp/x.sock", tmp, NULL, NULL, NULL, NULL };
 	char *argv[] = { "caddy", "validate", "--adapter", "caddyfile",
 	    "--config", NULL, NULL };
 
@@ -354,6 +355,7 @@ test_proxy_nginx(void)
 	CHECK(s != NULL, "nginx proxy spec refused");
 	if (s == NULL)
 		goto out;
+	memset(&p, 0, sizeof(p));
 	buf_printf(&st, "%s/proxy", tmp);
 	state_dirs(st.ptr);
 	p.state = st.ptr;
@@ -387,6 +389,160 @@ out:
 	buf_release(&cert);
 	buf_release(&key);
 	buf_release(&st);
+	buf_release(&log);
+}
+
+/*
+ * The proxy reaches each site through the site's Unix socket when the
+ * paths name one, over TCP with proxy.upstream tcp; the site's nginx
+ * listens on its socket besides its address.
+ */
+static void
+test_unix_upstream(void)
+{
+	static const char *const kinds[] = {
+	    "proxy: {kind: caddy, tls: internal}\n",
+	    "proxy: {kind: nginx, certificate: /etc/hostname, key: /etc/hostname}\n",
+	    "proxy: {kind: caddy, tls: internal, upstream: tcp}\n",
+	    "proxy: {kind: nginx, certificate: /etc/hostname, key: /etc/hostname,"
+	    " upstream: tcp}\n" };
+	struct buf text = BUF_INIT, b = BUF_INIT, st = BUF_INIT, sock = BUF_INIT;
+	struct buf path = BUF_INIT, want = BUF_INIT;
+	struct confgen_paths p;
+	size_t k;
+
+	for (k = 0; k < 4; k++) {
+		struct spec *s;
+		int tcp = k >= 2, nginx = k % 2;
+
+		buf_clear(&text);
+		buf_printf(&text, "platform: linux-netns\n"
+		    "network: {bridge: cg0, subnet: 10.231.7.0/24, "
+		    "proxy: 10.231.7.2}\n%s"
+		    "releases: {root: /srv/cg}\n"
+		    "sites: [{name: a, domains: a.test, source: /}]\n",
+		    kinds[k]);
+		s = load(text.ptr);
+		CHECK(s != NULL, "spec %zu refused", k);
+		if (s == NULL)
+			continue;
+		CHECK(s->proxy.upstream_tcp == tcp, "upstream of spec %zu", k);
+		memset(&p, 0, sizeof(p));
+		buf_clear(&st);
+		buf_printf(&st, "%s/sites/a", tmp);
+		buf_clear(&path);
+		buf_printf(&path, "%s/sites", tmp);
+		mkdir(path.ptr, 0755);
+		state_dirs(st.ptr);
+		buf_clear(&sock);
+		buf_printf(&sock, "%s/" CONFGEN_SOCK_DIR, st.ptr);
+		mkdir(sock.ptr, 0755);
+		buf_adds(&sock, "/nginx.sock");
+		p.state = st.ptr;
+		p.root = "/srv/cg/a";
+		p.mime_types = "/etc/nginx/mime.types";
+		p.sock = sock.ptr;
+		buf_clear(&b);
+		confgen_site_nginx(&b, s, &s->sites[0], &p);
+		buf_clear(&want);
+		buf_printf(&want, "listen unix:%s default_server backlog=%d;",
+		    sock.ptr, CONFGEN_BACKLOG);
+		CHECK((strstr(b.ptr, want.ptr) != NULL) == !tcp &&
+		    strstr(b.ptr, "listen 10.231.7.10:80 default_server "
+		    "backlog=4096;") != NULL,
+		    "site %zu: socket (%s) and address:\n%s", k,
+		    tcp ? "none" : "one", b.ptr);
+		buf_clear(&path);
+		buf_printf(&path, "%s/nginx.conf", st.ptr);
+		write_file(path.ptr, b.ptr);
+		CHECK(nginx_t(path.ptr, st.ptr, "10.231.7.10/32") == 0,
+		    "nginx -t refuses the site config %zu:\n%s", k, b.ptr);
+
+		memset(&p, 0, sizeof(p));
+		buf_clear(&st);
+		buf_printf(&st, "%s/proxy", tmp);
+		state_dirs(st.ptr);
+		buf_clear(&path);
+		buf_printf(&path, "%s/sites", tmp);
+		p.state = st.ptr;
+		p.mime_types = "/etc/nginx/mime.types";
+		p.admin = "/tmp/cg-admin.sock";
+		p.data = st.ptr;
+		p.socks = path.ptr;
+		buf_clear(&b);
+		if (nginx)
+			confgen_proxy_nginx(&b, s, &p);
+		else
+			confgen_caddy(&b, s, &p);
+		buf_clear(&want);
+		if (tcp)
+			buf_adds(&want, nginx ? "server 10.231.7.10:80;" :
+			    "reverse_proxy 10.231.7.10:80 {");
+		else
+			buf_printf(&want, nginx ? "server unix:%s/a/%s;" :
+			    "reverse_proxy unix/%s/a/%s {", path.ptr,
+			    CONFGEN_SOCK);
+		CHECK(strstr(b.ptr, want.ptr) != NULL, "proxy %zu: no '%s' "
+		    "in:\n%s", k, want.ptr, b.ptr);
+		CHECK(nginx || strstr(b.ptr, "\t\t\tcompression off\n") != NULL,
+		    "caddy %zu asks the site for gzip", k);
+		spec_free(s);
+	}
+	buf_release(&text);
+	buf_release(&b);
+	buf_release(&st);
+	buf_release(&sock);
+	buf_release(&path);
+	buf_release(&want);
+}
+
+/* HTTP/3 with Caddy: off by default, h3 among the protocols when on. */
+static void
+test_http3(void)
+{
+	static const char *const texts[] = {
+	    "platform: linux-netns\n"
+	    "network: {bridge: cg0, subnet: 10.231.7.0/24, proxy: 10.231.7.2}\n"
+	    "proxy: {kind: caddy, tls: internal}\n"
+	    "releases: {root: /srv/cg}\n"
+	    "sites: [{name: a, domains: a.test, source: /}]\n",
+	    "platform: linux-netns\n"
+	    "network: {bridge: cg0, subnet: 10.231.7.0/24, proxy: 10.231.7.2}\n"
+	    "proxy: {kind: caddy, tls: internal, http3: true}\n"
+	    "releases: {root: /srv/cg}\n"
+	    "sites: [{name: a, domains: a.test, source: /}]\n" };
+	struct buf b = BUF_INIT, path = BUF_INIT, log = BUF_INIT;
+	struct confgen_paths p;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct spec *s = load(texts[k]);
+		char *argv[] = { "caddy", "validate", "--adapter", "caddyfile",
+		    "--config", NULL, NULL };
+
+		CHECK(s != NULL && s->proxy.http3 == k, "http3 spec %d", k);
+		if (s == NULL)
+			continue;
+		memset(&p, 0, sizeof(p));
+		p.admin = "/tmp/cg-admin.sock";
+		p.data = tmp;
+		buf_clear(&b);
+		confgen_caddy(&b, s, &p);
+		CHECK(strstr(b.ptr, k ? "\t\tprotocols h1 h2 h3\n" :
+		    "\t\tprotocols h1 h2\n") != NULL, "protocols with http3 %s:"
+		    "\n%s", k ? "on" : "off", b.ptr);
+		buf_clear(&path);
+		buf_printf(&path, "%s/Caddyfile.h3", tmp);
+		write_file(path.ptr, b.ptr);
+		buf_clear(&log);
+		buf_printf(&log, "%s/caddy-h3.log", tmp);
+		argv[5] = path.ptr;
+		CHECK(run(argv, log.ptr) == 0, "caddy validate refuses:\n%s",
+		    b.ptr);
+		spec_free(s);
+	}
+	buf_release(&b);
+	buf_release(&path);
 	buf_release(&log);
 }
 
@@ -480,6 +636,8 @@ main(void)
 	test_acme();
 	test_proxy_nginx();
 	test_proxy_nginx_acme();
+	test_unix_upstream();
+	test_http3();
 	if (failed == 0)
 		cleanup();
 	else

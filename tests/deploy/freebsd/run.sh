@@ -228,7 +228,7 @@ for spec in specs/*.yaml; do
 	case $n in jail-*) obs=obs/fresh-jail ;; esac
 	d=$T/conf-$n
 	mkdir -p "$d" "$d/var/deploy/logs" "$d/var/deploy/run" \
-	    "$d/var/deploy/tmp" "$d/site/current" "$d/caddy"
+	    "$d/var/deploy/tmp" "$d/var/deploy/sock" "$d/site/current" "$d/caddy"
 	if ! "$fbplan" -c "$d" "$spec" "$obs" >/dev/null 2>"$T/e"; then
 		ko "configs $n: $(cat "$T/e")"; continue
 	fi
@@ -331,6 +331,16 @@ out=$("$fbplan" -a "$T/jail-internal.yaml" obs/fresh-jail 2>&1); rc=$?
 if [ $rc -eq 0 ] && [ -z "$out" ]; then ok; else ko "no CA yet: exit $rc, '$out'"; fi
 out=$("$fbplan" -a specs/jail-one.yaml "$T/ca" 2>&1)
 if [ -z "$out" ]; then ok; else ko "tls acme has no CA of its own: '$out'"; fi
+
+# HTTP/3: pf sends UDP 443 to the proxy only when it is on, and Caddy
+# is told so; sh -n still takes the plan.
+sed 's/^  hsts: 31536000$/  hsts: 31536000\n  http3: true/' specs/bastille-one.yaml > "$T/h3.yaml"
+"$fbplan" "$T/h3.yaml" obs/fresh-bastille > "$T/h3.sh" 2>&1
+if grep -q '^rdr pass on $ext_if inet proto udp from any to ($ext_if) port 443 -> $proxy port 443$' "$T/h3.sh" &&
+    grep -q '^		protocols h1 h2 h3$' "$T/h3.sh" && sh -n "$T/h3.sh"; then ok; else
+	ko "http3: no UDP rdr or no h3 in the plan"; fi
+if ! grep -q 'proto udp' golden/bastille-one.sh && grep -q '^		protocols h1 h2$' golden/bastille-one.sh; then ok; else
+	ko "http3 off by default: UDP rdr or h3 in bastille-one"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

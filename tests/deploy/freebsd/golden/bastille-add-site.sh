@@ -13,6 +13,7 @@ ARG ROOT=/usr/local/deploy/sites
 PKG nginx
 CMD mkdir -p /var/deploy/run /var/deploy/logs /var/deploy/tmp
 MOUNT ${ROOT}/${SITE} /usr/local/www/site nullfs ro 0 0
+MOUNT /var/db/deploy/www/socks/${SITE}/sock /var/deploy/sock nullfs rw 0 0
 SYSRC nginx_enable=YES
 SYSRC nginx_pidfile=/var/deploy/run/nginx.pid
 DEPLOY_EOF
@@ -22,6 +23,8 @@ bastille pkg www-news install -y nginx
 bastille cmd www-news mkdir -p /var/deploy/run /var/deploy/logs /var/deploy/tmp
 mkdir -p /usr/local/deploy/sites/news/releases
 bastille mount www-news /usr/local/deploy/sites/news /usr/local/www/site nullfs ro 0 0
+mkdir -p /var/db/deploy/www/socks/news/sock
+bastille mount www-news /var/db/deploy/www/socks/news/sock /var/deploy/sock nullfs rw 0 0
 bastille sysrc www-news nginx_enable=YES
 bastille sysrc www-news nginx_pidfile=/var/deploy/run/nginx.pid
 
@@ -82,6 +85,7 @@ http {
 
 	server {
 		listen 10.17.0.13:80 default_server backlog=4096;
+		listen unix:/var/deploy/sock/nginx.sock default_server backlog=4096;
 		server_name _;
 		root /usr/local/www/site/current;
 		set $release_dir $release_root;
@@ -139,8 +143,9 @@ cat > /var/db/deploy/www/jails/proxy/Caddyfile <<'DEPLOY_EOF'
 # site blog
 blog.example.org {
 	header Strict-Transport-Security "max-age=31536000"
-	reverse_proxy 10.17.0.10:80 {
+	reverse_proxy unix//var/deploy/sites/blog/sock/nginx.sock {
 		transport http {
+			compression off
 			keepalive 2m
 			keepalive_idle_conns_per_host 512
 		}
@@ -154,8 +159,9 @@ example.org {
 # site docs
 docs.example.org {
 	header Strict-Transport-Security "max-age=31536000"
-	reverse_proxy 10.17.0.11:80 {
+	reverse_proxy unix//var/deploy/sites/docs/sock/nginx.sock {
 		transport http {
+			compression off
 			keepalive 2m
 			keepalive_idle_conns_per_host 512
 		}
@@ -165,8 +171,9 @@ docs.example.org {
 # site shop
 shop.example.org {
 	header Strict-Transport-Security "max-age=31536000"
-	reverse_proxy 10.17.0.12:80 {
+	reverse_proxy unix//var/deploy/sites/shop/sock/nginx.sock {
 		transport http {
+			compression off
 			keepalive 2m
 			keepalive_idle_conns_per_host 512
 		}
@@ -176,8 +183,9 @@ shop.example.org {
 # site news
 news.example.org {
 	header Strict-Transport-Security "max-age=31536000"
-	reverse_proxy 10.17.0.13:80 {
+	reverse_proxy unix//var/deploy/sites/news/sock/nginx.sock {
 		transport http {
+			compression off
 			keepalive 2m
 			keepalive_idle_conns_per_host 512
 		}

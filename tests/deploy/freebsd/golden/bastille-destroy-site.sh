@@ -8,10 +8,11 @@ bastille service www-shop nginx stop || true
 
 # 2/5 destroy-jail shop
 bastille umount www-shop /usr/local/www/site || true
+bastille umount www-shop /var/deploy/sock || true
 bastille destroy -a -y www-shop
 
 # 3/5 remove-data shop
-rm -rf /usr/local/deploy/sites/shop /var/db/deploy/www/jails/shop
+rm -rf /usr/local/deploy/sites/shop /var/db/deploy/www/jails/shop /var/db/deploy/www/socks/shop
 
 # 4/5 write-config proxy /usr/local/bastille/jails/www-proxy/root/usr/local/etc/caddy/Caddyfile
 mkdir -p /var/db/deploy/www/jails/proxy
@@ -34,8 +35,9 @@ cat > /var/db/deploy/www/jails/proxy/Caddyfile <<'DEPLOY_EOF'
 # site blog
 blog.example.org {
 	header Strict-Transport-Security "max-age=31536000"
-	reverse_proxy 10.17.0.10:80 {
+	reverse_proxy unix//var/deploy/sites/blog/sock/nginx.sock {
 		transport http {
+			compression off
 			keepalive 2m
 			keepalive_idle_conns_per_host 512
 		}
@@ -49,8 +51,9 @@ example.org {
 # site docs
 docs.example.org {
 	header Strict-Transport-Security "max-age=31536000"
-	reverse_proxy 10.17.0.11:80 {
+	reverse_proxy unix//var/deploy/sites/docs/sock/nginx.sock {
 		transport http {
+			compression off
 			keepalive 2m
 			keepalive_idle_conns_per_host 512
 		}

@@ -12,6 +12,7 @@ mv /etc/pf.conf /etc/pf.conf.removed-by-deploy
 bastille service www-proxy caddy stop || true
 
 # 3/13 destroy-jail proxy
+bastille umount www-proxy /var/deploy/sites || true
 bastille destroy -a -y www-proxy
 rm -f /var/db/deploy/www/caddy-renew.sh
 
@@ -20,6 +21,7 @@ bastille service www-blog nginx stop || true
 
 # 5/13 destroy-jail blog
 bastille umount www-blog /usr/local/www/site || true
+bastille umount www-blog /var/deploy/sock || true
 bastille destroy -a -y www-blog
 
 # 6/13 stop-server docs nginx
@@ -27,6 +29,7 @@ bastille service www-docs nginx stop || true
 
 # 7/13 destroy-jail docs
 bastille umount www-docs /usr/local/www/site || true
+bastille umount www-docs /var/deploy/sock || true
 bastille destroy -a -y www-docs
 
 # 8/13 stop-server shop nginx
@@ -34,16 +37,17 @@ bastille service www-shop nginx stop || true
 
 # 9/13 destroy-jail shop
 bastille umount www-shop /usr/local/www/site || true
+bastille umount www-shop /var/deploy/sock || true
 bastille destroy -a -y www-shop
 
 # 10/13 remove-data blog
-rm -rf /usr/local/deploy/sites/blog /var/db/deploy/www/jails/blog
+rm -rf /usr/local/deploy/sites/blog /var/db/deploy/www/jails/blog /var/db/deploy/www/socks/blog
 
 # 11/13 remove-data docs
-rm -rf /usr/local/deploy/sites/docs /var/db/deploy/www/jails/docs
+rm -rf /usr/local/deploy/sites/docs /var/db/deploy/www/jails/docs /var/db/deploy/www/socks/docs
 
 # 12/13 remove-data shop
-rm -rf /usr/local/deploy/sites/shop /var/db/deploy/www/jails/shop
+rm -rf /usr/local/deploy/sites/shop /var/db/deploy/www/jails/shop /var/db/deploy/www/socks/shop
 
 # 13/13 destroy-network bastille0
 ifconfig bastille0 destroy || true

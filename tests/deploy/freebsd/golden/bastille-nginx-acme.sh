@@ -62,6 +62,7 @@ ARG ROOT=/usr/local/deploy/sites
 PKG nginx
 CMD mkdir -p /var/deploy/run /var/deploy/logs /var/deploy/tmp
 MOUNT ${ROOT}/${SITE} /usr/local/www/site nullfs ro 0 0
+MOUNT /var/db/deploy/www/socks/${SITE}/sock /var/deploy/sock nullfs rw 0 0
 SYSRC nginx_enable=YES
 SYSRC nginx_pidfile=/var/deploy/run/nginx.pid
 DEPLOY_EOF
@@ -71,6 +72,8 @@ bastille pkg www-blog install -y nginx
 bastille cmd www-blog mkdir -p /var/deploy/run /var/deploy/logs /var/deploy/tmp
 mkdir -p /usr/local/deploy/sites/blog/releases
 bastille mount www-blog /usr/local/deploy/sites/blog /usr/local/www/site nullfs ro 0 0
+mkdir -p /var/db/deploy/www/socks/blog/sock
+bastille mount www-blog /var/db/deploy/www/socks/blog/sock /var/deploy/sock nullfs rw 0 0
 bastille sysrc www-blog nginx_enable=YES
 bastille sysrc www-blog nginx_pidfile=/var/deploy/run/nginx.pid
 
@@ -131,6 +134,7 @@ http {
 
 	server {
 		listen 10.17.0.10:80 default_server backlog=4096;
+		listen unix:/var/deploy/sock/nginx.sock default_server backlog=4096;
 		server_name _;
 		root /usr/local/www/site/current;
 		set $release_dir $release_root;
@@ -177,6 +181,7 @@ ARG ROOT=/usr/local/deploy/sites
 PKG nginx
 CMD mkdir -p /var/deploy/run /var/deploy/logs /var/deploy/tmp
 MOUNT ${ROOT}/${SITE} /usr/local/www/site nullfs ro 0 0
+MOUNT /var/db/deploy/www/socks/${SITE}/sock /var/deploy/sock nullfs rw 0 0
 SYSRC nginx_enable=YES
 SYSRC nginx_pidfile=/var/deploy/run/nginx.pid
 DEPLOY_EOF
@@ -186,6 +191,8 @@ bastille pkg www-docs install -y nginx
 bastille cmd www-docs mkdir -p /var/deploy/run /var/deploy/logs /var/deploy/tmp
 mkdir -p /usr/local/deploy/sites/docs/releases
 bastille mount www-docs /usr/local/deploy/sites/docs /usr/local/www/site nullfs ro 0 0
+mkdir -p /var/db/deploy/www/socks/docs/sock
+bastille mount www-docs /var/db/deploy/www/socks/docs/sock /var/deploy/sock nullfs rw 0 0
 bastille sysrc www-docs nginx_enable=YES
 bastille sysrc www-docs nginx_pidfile=/var/deploy/run/nginx.pid
 
@@ -246,6 +253,7 @@ http {
 
 	server {
 		listen 10.17.0.11:80 default_server backlog=4096;
+		listen unix:/var/deploy/sock/nginx.sock default_server backlog=4096;
 		server_name _;
 		root /usr/local/www/site/current;
 		set $release_dir $release_root;
@@ -289,6 +297,7 @@ cat > /usr/local/bastille/templates/deploy/www-proxy/Bastillefile <<'DEPLOY_EOF'
 # deploy apply places and checks the server config.
 PKG nginx
 CMD mkdir -p /var/deploy/run /var/deploy/logs /var/deploy/tmp
+MOUNT /var/db/deploy/www/socks /var/deploy/sites nullfs ro 0 0
 SYSRC nginx_enable=YES
 SYSRC nginx_pidfile=/var/deploy/run/nginx.pid
 DEPLOY_EOF
@@ -296,6 +305,8 @@ test -d /usr/local/bastille/releases/14.3-RELEASE || bastille bootstrap 14.3-REL
 bastille create www-proxy 14.3-RELEASE 10.17.0.2 bastille0
 bastille pkg www-proxy install -y nginx
 bastille cmd www-proxy mkdir -p /var/deploy/run /var/deploy/logs /var/deploy/tmp
+mkdir -p /var/db/deploy/www/socks
+bastille mount www-proxy /var/db/deploy/www/socks /var/deploy/sites nullfs ro 0 0
 bastille sysrc www-proxy nginx_enable=YES
 bastille sysrc www-proxy nginx_pidfile=/var/deploy/run/nginx.pid
 
@@ -345,12 +356,12 @@ http {
 	}
 
 	upstream site_blog {
-		server 10.17.0.10:80;
+		server unix:/var/deploy/sites/blog/sock/nginx.sock;
 		keepalive 512;
 	}
 
 	upstream site_docs {
-		server 10.17.0.11:80;
+		server unix:/var/deploy/sites/docs/sock/nginx.sock;
 		keepalive 512;
 	}
 

@@ -62,6 +62,7 @@ ARG ROOT=/usr/local/deploy/sites
 PKG nginx
 CMD mkdir -p /var/deploy/run /var/deploy/logs /var/deploy/tmp
 MOUNT ${ROOT}/${SITE} /usr/local/www/site nullfs ro 0 0
+MOUNT /var/db/deploy/www/socks/${SITE}/sock /var/deploy/sock nullfs rw 0 0
 SYSRC nginx_enable=YES
 SYSRC nginx_pidfile=/var/deploy/run/nginx.pid
 DEPLOY_EOF
@@ -71,6 +72,8 @@ bastille pkg www-blog install -y nginx
 bastille cmd www-blog mkdir -p /var/deploy/run /var/deploy/logs /var/deploy/tmp
 mkdir -p /usr/local/deploy/sites/blog/releases
 bastille mount www-blog /usr/local/deploy/sites/blog /usr/local/www/site nullfs ro 0 0
+mkdir -p /var/db/deploy/www/socks/blog/sock
+bastille mount www-blog /var/db/deploy/www/socks/blog/sock /var/deploy/sock nullfs rw 0 0
 bastille sysrc www-blog nginx_enable=YES
 bastille sysrc www-blog nginx_pidfile=/var/deploy/run/nginx.pid
 
@@ -131,6 +134,7 @@ http {
 
 	server {
 		listen 10.17.0.10:80 default_server backlog=4096;
+		listen unix:/var/deploy/sock/nginx.sock default_server backlog=4096;
 		server_name _;
 		root /usr/local/www/site/current;
 		set $release_dir $release_root;
@@ -174,12 +178,15 @@ cat > /usr/local/bastille/templates/deploy/www-proxy/Bastillefile <<'DEPLOY_EOF'
 # deploy apply places and checks the server config.
 PKG caddy
 CMD mkdir -p /var/deploy/run /var/deploy/logs /var/deploy/tmp /var/db/caddy/data/caddy /var/run/caddy
+MOUNT /var/db/deploy/www/socks /var/deploy/sites nullfs ro 0 0
 SYSRC caddy_enable=YES
 DEPLOY_EOF
 test -d /usr/local/bastille/releases/14.3-RELEASE || bastille bootstrap 14.3-RELEASE
 bastille create www-proxy 14.3-RELEASE 10.17.0.2 bastille0
 bastille pkg www-proxy install -y caddy
 bastille cmd www-proxy mkdir -p /var/deploy/run /var/deploy/logs /var/deploy/tmp /var/db/caddy/data/caddy /var/run/caddy
+mkdir -p /var/db/deploy/www/socks
+bastille mount www-proxy /var/db/deploy/www/socks /var/deploy/sites nullfs ro 0 0
 bastille sysrc www-proxy caddy_enable=YES
 
 # 6/8 write-config proxy /usr/local/bastille/jails/www-proxy/root/usr/local/etc/caddy/Caddyfile
@@ -203,8 +210,9 @@ cat > /var/db/deploy/www/jails/proxy/Caddyfile <<'DEPLOY_EOF'
 # site blog
 blog.example.org, www.blog.example.org {
 	header Strict-Transport-Security "max-age=31536000"
-	reverse_proxy 10.17.0.10:80 {
+	reverse_proxy unix//var/deploy/sites/blog/sock/nginx.sock {
 		transport http {
+			compression off
 			keepalive 2m
 			keepalive_idle_conns_per_host 512
 		}

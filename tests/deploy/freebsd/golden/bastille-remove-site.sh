@@ -8,6 +8,7 @@ bastille service www-shop nginx stop || true
 
 # 2/4 destroy-jail shop
 bastille umount www-shop /usr/local/www/site || true
+bastille umount www-shop /var/deploy/sock || true
 bastille destroy -a -y www-shop
 
 # 3/4 write-config proxy /usr/local/bastille/jails/www-proxy/root/usr/local/etc/caddy/Caddyfile
@@ -31,8 +32,9 @@ cat > /var/db/deploy/www/jails/proxy/Caddyfile <<'DEPLOY_EOF'
 # site blog
 blog.example.org {
 	header Strict-Transport-Security "max-age=31536000"
-	reverse_proxy 10.17.0.10:80 {
+	reverse_proxy unix//var/deploy/sites/blog/sock/nginx.sock {
 		transport http {
+			compression off
 			keepalive 2m
 			keepalive_idle_conns_per_host 512
 		}
@@ -46,8 +48,9 @@ example.org {
 # site docs
 docs.example.org {
 	header Strict-Transport-Security "max-age=31536000"
-	reverse_proxy 10.17.0.11:80 {
+	reverse_proxy unix//var/deploy/sites/docs/sock/nginx.sock {
 		transport http {
+			compression off
 			keepalive 2m
 			keepalive_idle_conns_per_host 512
 		}

@@ -32,7 +32,7 @@ chflags -R 0 /usr/local/jails/www-blog || true
 rm -rf /usr/local/jails/www-blog
 
 # 6/7 remove-data blog
-rm -rf /usr/local/deploy/sites/blog
+rm -rf /usr/local/deploy/sites/blog /var/db/deploy/www/socks/blog
 
 # 7/7 destroy-network bastille0
 ifconfig bastille0 destroy || true
