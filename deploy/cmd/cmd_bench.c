@@ -17,22 +17,6 @@
 #include "spec.h"
 #include "cmd_int.h"
 
-static int
-save(const char *path, const struct buf *b, struct diag *d)
-{
-	FILE *fp = fopen(path, "w");
-
-	if (fp == NULL || fwrite(b->ptr, 1, b->len, fp) != b->len) {
-		diag_error(d, path, 0, "%s", strerror(errno));
-		if (fp != NULL)
-			fclose(fp);
-		return -1;
-	}
-	if (fclose(fp) != 0)
-		return diag_error(d, path, 0, "%s", strerror(errno));
-	return 0;
-}
-
 int
 dc_bench_from(const struct opts *o, struct diag *d)
 {
@@ -119,13 +103,13 @@ dc_bench_from(const struct opts *o, struct diag *d)
 		buf_clear(&b);
 		bench_remote_json(r, &b);
 		buf_printf(&path, "%s.json", name);
-		if (save(path.ptr, &b, d) == -1)
+		if (dc_write_report(path.ptr, &b, d) == -1)
 			goto out;
 		buf_clear(&b);
 		bench_remote_html(r, &b);
 		buf_clear(&path);
 		buf_printf(&path, "%s.html", name);
-		if (save(path.ptr, &b, d) == -1)
+		if (dc_write_report(path.ptr, &b, d) == -1)
 			goto out;
 		printf("wrote %s.json and %s.html\n", name, name);
 	}

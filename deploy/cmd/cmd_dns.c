@@ -16,12 +16,28 @@
 #include "mem.h"
 #include "spec.h"
 
+/* 1 if site name (only: the one asked for, NULL: all) is on host k of s
+ * and on no host before it: each site is taken once, on its first host. */
+static int
+site_here_first(const struct spec *s, size_t k, const char *name,
+    const char *only)
+{
+	size_t m;
+
+	if (only != NULL && strcmp(only, name) != 0)
+		return 0;
+	for (m = 0; m < k; m++)
+		if (spec_site(s->hosts[m], name))
+			return 0;
+	return 1;
+}
+
 int
 dc_dns(const struct opts *o, const struct spec *s, const char *only,
     int publish, struct diag *d)
 {
 	struct engine_opts eo;
-	size_t k, j, m;
+	size_t k, j;
 	int rc = 0, r;
 
 	if (s->dns == NULL || dc_on_host.label != NULL)
@@ -37,13 +53,7 @@ dc_dns(const struct opts *o, const struct spec *s, const char *only,
 			struct opts all = *o;
 			struct fleet f;
 
-			if (only != NULL && strcmp(only, name) != 0)
-				continue;
-			/* each site once: on the first host that has it */
-			for (m = 0; m < k && !spec_site(s->hosts[m], name);
-			    m++)
-				;
-			if (m < k)
+			if (!site_here_first(s, k, name, only))
 				continue;
 			/* every host of the site, whatever --host says */
 			all.only_host = NULL;
@@ -68,7 +78,7 @@ dc_dns_withdraw(const struct opts *o, const struct spec *s, const char *only,
     struct diag *d)
 {
 	struct engine_opts eo;
-	size_t k, j, m, i;
+	size_t k, j, i;
 	int rc = 0, changed = 0, r;
 
 	if (s->dns == NULL || dc_on_host.label != NULL)
@@ -86,12 +96,7 @@ dc_dns_withdraw(const struct opts *o, const struct spec *s, const char *only,
 			struct fleet f;
 			int *up;
 
-			if (only != NULL && strcmp(only, name) != 0)
-				continue;
-			for (m = 0; m < k && !spec_site(s->hosts[m], name);
-			    m++)
-				;
-			if (m < k)
+			if (!site_here_first(s, k, name, only))
 				continue;
 			all.only_host = NULL;
 			if (dc_fleet_open(&f, &all, s, name, d) == -1)

@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "spec.h"
 
+struct buf;
 struct driver;
 
 #define VERSION "0.1"
@@ -112,6 +113,9 @@ extern struct on_host dc_on_host;
  * and deploy.yaml for their agents. 0, or -1 after saying why.
  */
 struct fleet;
+/* A report of deploy bench (JSON, SVG, HTML) written whole, its folder
+ * made; -1 with the problem in d. */
+int	dc_write_report(const char *path, const struct buf *b, struct diag *d);
 int	dc_fleet_open(struct fleet *f, const struct opts *o,
 	    const struct spec *s, const char *site, struct diag *d);
 

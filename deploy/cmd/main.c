@@ -534,18 +534,13 @@ cmd_agent_wrap(int argc, char **argv)
 	return rc;
 }
 
-static int
-write_out(const char *path, const struct buf *b, struct diag *d)
+int
+dc_write_report(const char *path, const struct buf *b, struct diag *d)
 {
-	FILE *fp = fopen(path, "w");
-
-	if (fp == NULL || fwrite(b->ptr, 1, b->len, fp) != b->len) {
-		diag_error(d, path, 0, "%s", strerror(errno));
-		if (fp != NULL)
-			fclose(fp);
-		return -1;
-	}
-	return fclose(fp) == 0 ? 0 : -1;
+	if (fs_write_atomic(path, b->ptr, b->len) == -1)
+		return diag_error(d, path, 0, "cannot write: %s",
+		    strerror(errno));
+	return 0;
 }
 
 /* The fleet's total run: every host's rows, and the host of each. */
@@ -689,13 +684,13 @@ cmd_bench(int argc, char **argv)
 	buf_clear(&b);
 	bench_json(&r, &b);
 	buf_printf(&path, "%s.json", o.out ? o.out : "bench");
-	if (write_out(path.ptr, &b, d) == -1)
+	if (dc_write_report(path.ptr, &b, d) == -1)
 		goto out;
 	buf_clear(&b);
 	bench_svg(&r, &b);
 	buf_clear(&path);
 	buf_printf(&path, "%s.svg", o.out ? o.out : "bench");
-	if (write_out(path.ptr, &b, d) == -1)
+	if (dc_write_report(path.ptr, &b, d) == -1)
 		goto out;
 	printf("wrote %s.json and %s.svg\n", o.out ? o.out : "bench",
 	    o.out ? o.out : "bench");
