@@ -558,6 +558,25 @@ parse_top(struct ctx *c, yaml_node_t *root, yaml_node_t *host)
 			    "the other", s->releases.root, s->state);
 	}
 
+	/* On Linux the proxy opens each site's socket under state, and a
+	 * socket's path holds 107 bytes at most. */
+	if (s->platform == PLATFORM_LINUX_NETNS && !s->proxy.upstream_tcp &&
+	    s->state != NULL) {
+		size_t i;
+
+		for (i = 0; i < s->nsites; i++)
+			if (s->sites[i].name != NULL && strlen(s->state) +
+			    strlen(s->sites[i].name) +
+			    sizeof("/sites//sock/nginx.sock") - 1 > 107) {
+				sp_err(c, v[3] ? sp_line_of(v[3]) : 1, "state: "
+				    "%s is too long for site %s's socket under "
+				    "it (a socket path holds 107 bytes): choose "
+				    "a shorter one, or proxy.upstream: tcp",
+				    s->state, s->sites[i].name);
+				break;
+			}
+	}
+
 	/* The nginx proxy needs a certificate for every site. */
 	if (s->proxy.kind == PROXY_NGINX && s->proxy.tls != TLS_ACME &&
 	    v[6] != NULL) {

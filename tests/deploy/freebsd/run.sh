@@ -20,7 +20,8 @@ fbplan=$here/fbplan
 [ -x "$fbplan" ] && [ -x "$top/tests/unit/test_freebsd" ] || {
 	echo "build first: make tests/deploy/freebsd/fbplan tests/unit/test_freebsd"
 	echo "0 passed, 1 failed"; exit 1; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/deploy-fbtest-run.XXXXXX")
+# (short: a socket path in a config nginx -t reads holds 107 bytes)
+T=$(mktemp -d "${TMPDIR:-/tmp}/fb.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
 # Parsers, pf.conf shape, sh quoting (C unit test).
@@ -226,7 +227,7 @@ for spec in specs/*.yaml; do
 	n=$(basename "$spec" .yaml)
 	obs=obs/fresh-bastille
 	case $n in jail-*) obs=obs/fresh-jail ;; esac
-	d=$T/conf-$n
+	d=$T/c-$n
 	mkdir -p "$d" "$d/var/deploy/logs" "$d/var/deploy/run" \
 	    "$d/var/deploy/tmp" "$d/var/deploy/sock" "$d/site/current" "$d/caddy"
 	if ! "$fbplan" -c "$d" "$spec" "$obs" >/dev/null 2>"$T/e"; then
