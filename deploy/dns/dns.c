@@ -16,13 +16,16 @@
 
 #include "diag.h"
 #include "dns.h"
+#include "mem.h"
 
 /* The server, for messages: "ADDRESS:PORT". */
 static void
 where(const struct spec_dns *dns, char *out, size_t n)
 {
-	snprintf(out, n, strchr(dns->server, ':') ? "[%s]:%d" : "%s:%d",
-	    dns->server, dns->port);
+	/* (a name deploy.yaml gave: said cut when it is) */
+	if (strfit(out, n, strchr(dns->server, ':') ? "[%s]:%d" : "%s:%d",
+	    dns->server, dns->port) == -1 && n > 4)
+		memcpy(out + n - 4, "...", 4);
 }
 
 /*
@@ -69,7 +72,7 @@ resolver(const struct spec_dns *dns, int sign, struct diag *d)
 	ldns_resolver_set_retry(r, 1);
 	if (sign) {
 		/* ldns names algorithms as domain names */
-		snprintf(alg, sizeof(alg), "%s.", dns->key_alg);
+		xsnprintf(alg, sizeof(alg), "%s.", dns->key_alg);
 		ldns_resolver_set_tsig_keyname(r, dns->key_name);
 		ldns_resolver_set_tsig_algorithm(r, alg);
 		ldns_resolver_set_tsig_keydata(r, dns->key_secret);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dns.h"
+#include "mem.h"
 
 struct lex {
 	const char	*p, *end;
@@ -147,7 +148,7 @@ set_alg(struct dns_key *k, const char *v)
 
 	for (i = 0; algorithms[i] != NULL; i++)
 		if (strcasecmp(v, algorithms[i]) == 0) {
-			snprintf(k->alg, sizeof(k->alg), "%s", algorithms[i]);
+			xsnprintf(k->alg, sizeof(k->alg), "%s", algorithms[i]);
 			return 0;
 		}
 	return -1;
@@ -410,7 +411,7 @@ dns_addrs_format(const struct dns_addrs *set, char *out, size_t outlen)
 		return;
 	out[0] = '\0';
 	if (set->n == 0) {
-		snprintf(out, outlen, "none");
+		xsnprintf(out, outlen, "none");
 		return;
 	}
 	for (i = 0; i < set->n && used < outlen; i++) {

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mem.h"
+
 /* Mozilla "intermediate": TLS 1.2 suites without CBC. */
 #define TLS12_CIPHERS	"ECDHE-ECDSA-AES128-GCM-SHA256:" \
 	"ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:" \
@@ -41,9 +43,9 @@ nginx_main(struct buf *out, const struct spec *s, const char *state,
 	char w[16];
 
 	if (workers > 0)
-		snprintf(w, sizeof(w), "%d", workers);
+		xsnprintf(w, sizeof(w), "%d", workers);
 	else
-		snprintf(w, sizeof(w), "auto");
+		xsnprintf(w, sizeof(w), "auto");
 	buf_printf(out,
 	    "user %s;\n"
 	    "worker_processes %s;\n"

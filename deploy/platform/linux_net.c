@@ -19,6 +19,7 @@
 
 #include "confgen.h"
 #include "linux_int.h"
+#include "mem.h"
 
 /* ---- rule sets ---- */
 
@@ -368,7 +369,7 @@ lx_jail_create(const struct spec *s, const char *jail, struct diag *d)
 	{
 		char v[32];
 
-		snprintf(v, sizeof(v), "net.core.somaxconn=%d",
+		xsnprintf(v, sizeof(v), "net.core.somaxconn=%d",
 		    CONFGEN_BACKLOG);
 		if (MUST(d, "ip", "netns", "exec", ns.ptr, "sysctl", "-qw",
 		    v) == -1)
